@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+// Latch: an authentication backend with deep-link emails.
+// Dependencies point one way (see DESIGN.md §1):
+//   latchd/latchctl -> LatchHTTP -> HTTPServer;  LatchHTTP/latchctl -> AuthCore;
+//   LatchStore -> PostgresClient;  AuthCore -> DeepLinkRouting.  AuthCore imports no C module.
+import PackageDescription
+
+let package = Package(
+    name: "Latch",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "DeepLinkRouting", targets: ["DeepLinkRouting"]),
+        .executable(name: "latchd", targets: ["latchd"]),
+        .executable(name: "latchctl", targets: ["latchctl"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // Shared with the mobile app: Foundation and Observation only.
+        .target(name: "DeepLinkRouting"),
+
+        // The service, pure Swift.
+        .target(name: "AuthCore", dependencies: ["DeepLinkRouting"], resources: [.copy("Policy/common-passwords.txt")]),
+        .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
+        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting"]),
+        .target(name: "LatchConfig", dependencies: ["AuthCore"]),
+
+        .executableTarget(
+            name: "latchd",
+            dependencies: ["LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient", "HTTPServer"]
+        ),
+        .executableTarget(
+            name: "latchctl",
+            dependencies: ["LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
+        ),
+
+        // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
+        .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
+
+        .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
+        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
+        .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
+        .testTarget(
+            name: "LatchIntegrationTests",
+            dependencies: ["LatchTestSupport", "PostgresClient", "DeepLinkRouting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// AuthCore: filled by its issue.

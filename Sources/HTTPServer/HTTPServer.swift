@@ -1,0 +1,1 @@
+// HTTPServer: filled by its issue.

@@ -1,0 +1,1 @@
+// LatchConfig: filled by its issue.

@@ -1,0 +1,1 @@
+// LatchCrypto: filled by its issue.

@@ -1,0 +1,1 @@
+// LatchHTTP: filled by its issue.

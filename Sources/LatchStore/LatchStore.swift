@@ -1,0 +1,1 @@
+// LatchStore: filled by its issue.

@@ -1,0 +1,1 @@
+// Mailer: filled by its issue.

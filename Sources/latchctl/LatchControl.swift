@@ -1,0 +1,4 @@
+@main
+struct LatchControl {
+    static func main() {}
+}

@@ -1,0 +1,4 @@
+@main
+struct LatchDaemon {
+    static func main() {}
+}
