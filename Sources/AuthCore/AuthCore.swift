@@ -1,1 +1,0 @@
-// AuthCore: filled by its issue.

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The emails the service sends.
+public enum MailKind: String, Sendable, Codable, CaseIterable {
+    /// "Confirm your email": carries a confirmAuth link.
+    case confirmEmail = "confirm_email"
+    /// "Reset your password": carries a resetPassword link.
+    case resetPassword = "reset_password"
+    /// "Someone tried to sign up with your address": the enumeration-safe answer to a signup for an existing account.
+    case signupAttempt = "signup_attempt"
+    /// "Your password was changed".
+    case passwordChanged = "password_changed"
+}
+
+/// What goes into the mail: the recipient, the link (if any) and how long it is valid.
+public struct MailRequest: Sendable, Hashable {
+    public var kind: MailKind
+    public var recipient: String
+    /// The https universal link printed by DeepLinkRouting, for kinds that carry one.
+    public var deepLink: URL?
+    /// How long the link stays valid, stated in words in the mail.
+    public var linkLifetime: TimeInterval?
+
+    public init(kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil) {
+        self.kind = kind
+        self.recipient = recipient
+        self.deepLink = deepLink
+        self.linkLifetime = linkLifetime
+    }
+}
+
+/// A rendered mail, ready to be written to the outbox in the same transaction as its token.
+public struct ComposedMail: Sendable, Hashable {
+    public var kind: MailKind
+    public var recipient: String
+    public var subject: String
+    public var text: String
+    public var html: String
+    public var deepLink: URL?
+
+    public init(kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?) {
+        self.kind = kind
+        self.recipient = recipient
+        self.subject = subject
+        self.text = text
+        self.html = html
+        self.deepLink = deepLink
+    }
+}
+
+/// Renders mails from templates. Implemented in Mailer.
+public protocol MailComposer: Sendable {
+    func compose(_ request: MailRequest) -> ComposedMail
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// Makes one-time and session tokens and the digests that are stored in their place.
+/// Implemented with OpenSSL in LatchCrypto.
+public protocol TokenGenerator: Sendable {
+    /// 256 random bits from a CSPRNG, base64url without padding (43 characters).
+    func makeToken() -> String
+    /// SHA-256 of the token's UTF-8 bytes: the only form a token is stored in.
+    func digest(_ token: String) -> Data
+    /// Compares two byte strings in constant time (for equal lengths).
+    func constantTimeEquals(_ a: Data, _ b: Data) -> Bool
+}
