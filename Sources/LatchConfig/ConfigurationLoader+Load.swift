@@ -1,0 +1,178 @@
+import Foundation
+
+extension ConfigurationLoader {
+    /// Parses and validates every setting.
+    public func load(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(ConfigurationError) -> LatchConfiguration {
+        let threads = try integer("LATCH_THREADS", default: max(cores, 1), range: 1...256)
+        let hashWorkers = try integer("LATCH_HASH_WORKERS", default: max(cores, 1), range: 1...256)
+        let outbox = LatchConfiguration.Outbox(
+            workers: try integer("LATCH_OUTBOX_WORKERS", default: 1, range: 0...64),
+            maxAttempts: try integer("LATCH_OUTBOX_MAX_ATTEMPTS", default: 8, range: 1...100),
+            backoffBase: try duration("LATCH_OUTBOX_BACKOFF_BASE", default: 30),
+            backoffCap: try duration("LATCH_OUTBOX_BACKOFF_CAP", default: 3600),
+            pollInterval: try duration("LATCH_OUTBOX_POLL", default: 5)
+        )
+        return LatchConfiguration(
+            databaseURL: try databaseURL(),
+            listen: try listenAddress(),
+            threads: threads,
+            hashWorkers: hashWorkers,
+            databasePoolSize: try integer(
+                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 2, range: 1...1000),
+            connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT", default: 30),
+            perIPConnectionLimit: try integer("LATCH_PER_IP_CONNECTIONS", default: 64, range: 1...100_000),
+            trustProxy: try boolean("LATCH_TRUST_PROXY", default: false),
+            migrationsDirectory: raw("LATCH_MIGRATIONS_DIR") ?? "sql",
+            mailTransport: try mailTransport(),
+            mailFrom: try mailFrom(),
+            productName: try productName(),
+            linkBase: try linkBase(),
+            appScheme: try appScheme(),
+            appleAppIDs: list("LATCH_APP_IDS"),
+            androidPackage: raw("LATCH_ANDROID_PACKAGE"),
+            androidCertFingerprints: list("LATCH_ANDROID_CERT_FINGERPRINTS"),
+            confirmTTL: try duration("LATCH_CONFIRM_TTL", default: 86_400),
+            resetTTL: try duration("LATCH_RESET_TTL", default: 3600),
+            accessTTL: try duration("LATCH_ACCESS_TTL", default: 900),
+            refreshTTL: try duration("LATCH_REFRESH_TTL", default: 30 * 86_400),
+            argon2: .init(
+                memoryKiB: try integer("LATCH_ARGON2_MEMORY_KIB", default: 19_456, range: 8...4_194_304),
+                iterations: try integer("LATCH_ARGON2_ITERATIONS", default: 2, range: 1...100),
+                parallelism: try integer("LATCH_ARGON2_PARALLELISM", default: 1, range: 1...64)
+            ),
+            rateLimits: try rateLimits(),
+            outbox: outbox,
+            retention: try duration("LATCH_RETENTION", default: 30 * 86_400)
+        )
+    }
+
+    private func rateLimits() throws(ConfigurationError) -> LatchConfiguration.RateLimits {
+        .init(
+            signInPerIP: try rate("LATCH_RATE_SIGNIN_IP", default: .init(limit: 30, window: 300)),
+            signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL", default: .init(limit: 10, window: 300)),
+            signUpPerIP: try rate("LATCH_RATE_SIGNUP_IP", default: .init(limit: 20, window: 3600)),
+            signUpPerEmail: try rate("LATCH_RATE_SIGNUP_EMAIL", default: .init(limit: 5, window: 3600)),
+            resendPerIP: try rate("LATCH_RATE_RESEND_IP", default: .init(limit: 20, window: 3600)),
+            resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL", default: .init(limit: 5, window: 3600)),
+            forgotPerIP: try rate("LATCH_RATE_FORGOT_IP", default: .init(limit: 20, window: 3600)),
+            forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: .init(limit: 5, window: 3600)),
+            lockoutThreshold: try integer("LATCH_LOCKOUT_THRESHOLD", default: 5, range: 1...1000),
+            lockoutBase: try duration("LATCH_LOCKOUT_BASE", default: 2),
+            lockoutCap: try duration("LATCH_LOCKOUT_CAP", default: 900)
+        )
+    }
+
+    private func databaseURL() throws(ConfigurationError) -> String {
+        guard let url = raw("DATABASE_URL") else {
+            throw ConfigurationError(variable: "DATABASE_URL", problem: "is required (postgresql://user@host:5432/db)")
+        }
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            throw ConfigurationError(variable: "DATABASE_URL", problem: "must start with postgresql:// or postgres://")
+        }
+        return url
+    }
+
+    private func listenAddress() throws(ConfigurationError) -> LatchConfiguration.ListenAddress {
+        let text = raw("LATCH_LISTEN") ?? "127.0.0.1:8080"
+        let problem = ConfigurationError(variable: "LATCH_LISTEN", problem: "must be HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
+        var host: Substring
+        var portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw problem }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw problem }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = UInt16(portText) else { throw problem }
+        return .init(host: String(host), port: port)
+    }
+
+    private func mailTransport() throws(ConfigurationError) -> LatchConfiguration.MailTransportSetting {
+        if let text = raw("LATCH_SMTP_URL") {
+            guard let url = URL(string: text), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: "must be smtp://host:port or smtps://host:port")
+            }
+            return .smtp(url)
+        }
+        if let directory = raw("LATCH_MAIL_DIR") { return .files(directory: directory) }
+        throw ConfigurationError(
+            variable: "LATCH_SMTP_URL", problem: "is required (or LATCH_MAIL_DIR to write mail to files in development)")
+    }
+
+    private func mailFrom() throws(ConfigurationError) -> String {
+        let from = raw("LATCH_MAIL_FROM") ?? "no-reply@localhost"
+        guard from.contains("@"), !from.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ConfigurationError(variable: "LATCH_MAIL_FROM", problem: "must be an email address without control characters")
+        }
+        return from
+    }
+
+    private func productName() throws(ConfigurationError) -> String {
+        let name = raw("LATCH_PRODUCT_NAME") ?? "Latch"
+        guard name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ConfigurationError(variable: "LATCH_PRODUCT_NAME", problem: "must be at most 100 characters, no control characters")
+        }
+        return name
+    }
+
+    private func linkBase() throws(ConfigurationError) -> URL {
+        let text = raw("LATCH_LINK_BASE") ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+              url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/" else {
+            throw ConfigurationError(
+                variable: "LATCH_LINK_BASE", problem: "must be an http(s) origin without path or query, e.g. https://links.example.com")
+        }
+        return url
+    }
+
+    private func appScheme() throws(ConfigurationError) -> String {
+        let scheme = raw("LATCH_APP_SCHEME") ?? "myapp"
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789+-.")
+        guard let first = scheme.first, first.isLetter, first.isASCII, scheme.lowercased().allSatisfy(allowed.contains),
+              !["http", "https", "javascript", "data", "file"].contains(scheme.lowercased()) else {
+            throw ConfigurationError(variable: "LATCH_APP_SCHEME", problem: "must be a custom URL scheme such as myapp")
+        }
+        return scheme.lowercased()
+    }
+
+    private func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let text = raw(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw ConfigurationError(variable: name, problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private func duration(_ name: String, default value: TimeInterval) throws(ConfigurationError) -> TimeInterval {
+        guard let text = raw(name) else { return value }
+        guard let seconds = DurationParser.seconds(text) else {
+            throw ConfigurationError(variable: name, problem: "must be a duration such as 90s, 15m, 1h30m or 30d")
+        }
+        return seconds
+    }
+
+    private func rate(_ name: String, default value: RateLimitSetting) throws(ConfigurationError) -> RateLimitSetting {
+        guard let text = raw(name) else { return value }
+        guard let setting = RateLimitSetting(parsing: text) else {
+            throw ConfigurationError(variable: name, problem: "must be COUNT/DURATION, e.g. 10/1m")
+        }
+        return setting
+    }
+
+    private func boolean(_ name: String, default value: Bool) throws(ConfigurationError) -> Bool {
+        guard let text = raw(name)?.lowercased() else { return value }
+        switch text {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError(variable: name, problem: "must be true or false")
+        }
+    }
+
+    private func list(_ name: String) -> [String] {
+        (raw(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

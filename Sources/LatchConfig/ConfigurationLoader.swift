@@ -1,0 +1,99 @@
+import Foundation
+
+/// Reads `LatchConfiguration` from environment variables and their flag equivalents
+/// (`--listen 0.0.0.0:8080` is `LATCH_LISTEN`, `--database-url` is `DATABASE_URL`; flags win).
+/// Every problem is reported with the variable's name.
+public struct ConfigurationLoader: Sendable {
+    /// Every variable the project reads, with a one-line description and its default (nil: required or optional).
+    public static let variables: [(name: String, help: String, defaultValue: String?)] = [
+        ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
+        ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
+        ("LATCH_THREADS", "HTTP threads", "number of cores"),
+        ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
+        ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 2"),
+        ("LATCH_CONNECTION_TIMEOUT", "idle HTTP connection timeout", "30s"),
+        ("LATCH_PER_IP_CONNECTIONS", "concurrent HTTP connections per client address", "64"),
+        ("LATCH_TRUST_PROXY", "take the client address from X-Forwarded-For", "false"),
+        ("LATCH_MIGRATIONS_DIR", "directory of NNNN_*.sql migrations", "sql"),
+        ("LATCH_SMTP_URL", "SMTP server (smtp://, smtps://, user:pass@, ?starttls=required)", nil),
+        ("LATCH_MAIL_DIR", "development: write mail as .eml files here instead of SMTP", nil),
+        ("LATCH_MAIL_FROM", "sender address", "no-reply@localhost"),
+        ("LATCH_PRODUCT_NAME", "product name in mails and pages", "Latch"),
+        ("LATCH_LINK_BASE", "https base of the universal links in mails", "http://127.0.0.1:8080"),
+        ("LATCH_APP_SCHEME", "the app's custom URL scheme", "myapp"),
+        ("LATCH_APP_IDS", "Apple app IDs, comma-separated (TEAMID.bundle.id)", ""),
+        ("LATCH_ANDROID_PACKAGE", "Android package name for assetlinks.json", nil),
+        ("LATCH_ANDROID_CERT_FINGERPRINTS", "SHA-256 signing-certificate fingerprints, comma-separated", ""),
+        ("LATCH_CONFIRM_TTL", "lifetime of an email-confirmation link", "24h"),
+        ("LATCH_RESET_TTL", "lifetime of a password-reset link", "1h"),
+        ("LATCH_ACCESS_TTL", "lifetime of an access token", "15m"),
+        ("LATCH_REFRESH_TTL", "lifetime of a refresh token", "30d"),
+        ("LATCH_ARGON2_MEMORY_KIB", "Argon2id memory", "19456"),
+        ("LATCH_ARGON2_ITERATIONS", "Argon2id iterations", "2"),
+        ("LATCH_ARGON2_PARALLELISM", "Argon2id lanes", "1"),
+        ("LATCH_RATE_SIGNIN_IP", "sign-ins per client address", "30/5m"),
+        ("LATCH_RATE_SIGNIN_EMAIL", "sign-ins per email", "10/5m"),
+        ("LATCH_RATE_SIGNUP_IP", "sign-ups per client address", "20/1h"),
+        ("LATCH_RATE_SIGNUP_EMAIL", "sign-ups per email", "5/1h"),
+        ("LATCH_RATE_RESEND_IP", "confirmation resends per client address", "20/1h"),
+        ("LATCH_RATE_RESEND_EMAIL", "confirmation resends per email", "5/1h"),
+        ("LATCH_RATE_FORGOT_IP", "password-reset requests per client address", "20/1h"),
+        ("LATCH_RATE_FORGOT_EMAIL", "password-reset requests per email", "5/1h"),
+        ("LATCH_LOCKOUT_THRESHOLD", "failed sign-ins for one email before backoff", "5"),
+        ("LATCH_LOCKOUT_BASE", "first backoff after the threshold (doubles each failure)", "2s"),
+        ("LATCH_LOCKOUT_CAP", "longest backoff", "15m"),
+        ("LATCH_OUTBOX_WORKERS", "mail-sending threads", "1"),
+        ("LATCH_OUTBOX_MAX_ATTEMPTS", "send attempts before a mail is marked failed", "8"),
+        ("LATCH_OUTBOX_BACKOFF_BASE", "first retry delay (doubles each attempt)", "30s"),
+        ("LATCH_OUTBOX_BACKOFF_CAP", "longest retry delay", "1h"),
+        ("LATCH_OUTBOX_POLL", "outbox poll interval when no notification arrives", "5s"),
+        ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
+    ]
+
+    private let values: [String: String]
+
+    /// - Parameters:
+    ///   - environment: usually `ProcessInfo.processInfo.environment`.
+    ///   - arguments: flags after the program name (`--listen 0.0.0.0:8080` or `--listen=…`).
+    public init(environment: [String: String], arguments: [String] = []) throws(ConfigurationError) {
+        var values = environment
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else {
+                throw ConfigurationError(variable: argument, problem: "unexpected argument")
+            }
+            var flag = String(argument.dropFirst(2))
+            var value: String
+            if let equals = flag.firstIndex(of: "=") {
+                value = String(flag[flag.index(after: equals)...])
+                flag = String(flag[..<equals])
+            } else {
+                index += 1
+                guard index < arguments.count else {
+                    throw ConfigurationError(variable: argument, problem: "needs a value")
+                }
+                value = arguments[index]
+            }
+            let name = Self.variableName(forFlag: flag)
+            guard Self.variables.contains(where: { $0.name == name }) else {
+                throw ConfigurationError(variable: argument, problem: "unknown flag")
+            }
+            values[name] = value
+            index += 1
+        }
+        self.values = values
+    }
+
+    /// `database-url` -> `DATABASE_URL`, `listen` -> `LATCH_LISTEN`.
+    public static func variableName(forFlag flag: String) -> String {
+        let upper = flag.uppercased().replacingOccurrences(of: "-", with: "_")
+        return upper == "DATABASE_URL" ? upper : "LATCH_" + upper
+    }
+
+    /// The raw value of a variable, empty strings counting as unset.
+    public func raw(_ name: String) -> String? {
+        guard let value = values[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+}

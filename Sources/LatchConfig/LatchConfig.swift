@@ -1,1 +1,0 @@
-// LatchConfig: filled by its issue.

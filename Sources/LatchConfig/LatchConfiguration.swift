@@ -1,0 +1,89 @@
+import Foundation
+
+/// Everything latchd and latchctl are configured with, parsed and validated once at start
+/// (see `ConfigurationLoader`). Nothing reads the environment after that.
+public struct LatchConfiguration: Sendable, Equatable {
+    /// Where the HTTP server listens.
+    public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+        public var host: String
+        public var port: UInt16
+        public init(host: String, port: UInt16) {
+            self.host = host
+            self.port = port
+        }
+        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
+
+    /// How mail leaves the daemon.
+    public enum MailTransportSetting: Sendable, Equatable {
+        /// A real SMTP server (`smtp://`, `smtps://`, optional user:password and `?starttls=required`).
+        case smtp(URL)
+        /// Development: `.eml` files in a directory, and the deep link printed on the console.
+        case files(directory: String)
+    }
+
+    public struct Argon2Setting: Sendable, Equatable {
+        public var memoryKiB: Int
+        public var iterations: Int
+        public var parallelism: Int
+    }
+
+    public struct RateLimits: Sendable, Equatable {
+        public var signInPerIP: RateLimitSetting
+        public var signInPerEmail: RateLimitSetting
+        public var signUpPerIP: RateLimitSetting
+        public var signUpPerEmail: RateLimitSetting
+        public var resendPerIP: RateLimitSetting
+        public var resendPerEmail: RateLimitSetting
+        public var forgotPerIP: RateLimitSetting
+        public var forgotPerEmail: RateLimitSetting
+        /// Failed sign-ins for one email before backoff starts.
+        public var lockoutThreshold: Int
+        /// The first backoff; it doubles with each further failure, up to `lockoutCap`.
+        public var lockoutBase: TimeInterval
+        public var lockoutCap: TimeInterval
+    }
+
+    public struct Outbox: Sendable, Equatable {
+        public var workers: Int
+        public var maxAttempts: Int
+        public var backoffBase: TimeInterval
+        public var backoffCap: TimeInterval
+        public var pollInterval: TimeInterval
+    }
+
+    public var databaseURL: String
+    public var listen: ListenAddress
+    /// libmicrohttpd's thread pool.
+    public var threads: Int
+    /// Threads that run password hashing; requests beyond them queue.
+    public var hashWorkers: Int
+    public var databasePoolSize: Int
+    public var connectionTimeout: TimeInterval
+    public var perIPConnectionLimit: Int
+    /// Take the client address from `X-Forwarded-For` (only behind a load balancer that sets it).
+    public var trustProxy: Bool
+    public var migrationsDirectory: String
+
+    public var mailTransport: MailTransportSetting
+    public var mailFrom: String
+    public var productName: String
+    /// The https base of universal links, e.g. `https://links.example.com`.
+    public var linkBase: URL
+    /// The app's custom URL scheme, e.g. `myapp`.
+    public var appScheme: String
+    /// Apple app IDs (`TEAMID.bundle.id`) for apple-app-site-association.
+    public var appleAppIDs: [String]
+    public var androidPackage: String?
+    public var androidCertFingerprints: [String]
+
+    public var confirmTTL: TimeInterval
+    public var resetTTL: TimeInterval
+    public var accessTTL: TimeInterval
+    public var refreshTTL: TimeInterval
+    public var argon2: Argon2Setting
+    public var rateLimits: RateLimits
+    public var outbox: Outbox
+    /// How long expired tokens, ended sessions and sent mail are kept before `latchctl tokens purge` deletes them.
+    public var retention: TimeInterval
+}

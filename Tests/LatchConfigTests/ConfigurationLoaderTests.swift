@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import LatchConfig
+
+@Suite struct ConfigurationLoaderTests {
+    let minimal = ["DATABASE_URL": "postgresql://latch@127.0.0.1:5432/latch", "LATCH_MAIL_DIR": "/tmp/mail"]
+
+    func load(_ extra: [String: String] = [:], arguments: [String] = []) throws -> LatchConfiguration {
+        try ConfigurationLoader(environment: minimal.merging(extra) { $1 }, arguments: arguments).load(cores: 2)
+    }
+
+    func problemVariable(_ extra: [String: String], arguments: [String] = []) -> String? {
+        do {
+            _ = try load(extra, arguments: arguments)
+            return nil
+        } catch let error as ConfigurationError {
+            return error.variable
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test func defaultsFollowTheDesign() throws {
+        let config = try load()
+        #expect(config.listen == .init(host: "127.0.0.1", port: 8080))
+        #expect(config.threads == 2 && config.hashWorkers == 2)
+        #expect(config.databasePoolSize == 2 + 2 + 1 + 2)
+        #expect(config.confirmTTL == 86_400 && config.resetTTL == 3600)
+        #expect(config.argon2 == .init(memoryKiB: 19_456, iterations: 2, parallelism: 1))
+        #expect(config.mailTransport == .files(directory: "/tmp/mail"))
+        #expect(config.appScheme == "myapp")
+        #expect(config.rateLimits.lockoutThreshold == 5)
+    }
+
+    @Test func flagsOverrideTheEnvironment() throws {
+        let config = try load(["LATCH_LISTEN": "127.0.0.1:1"], arguments: ["--listen", "0.0.0.0:9090", "--reset-ttl=30m"])
+        #expect(config.listen == .init(host: "0.0.0.0", port: 9090))
+        #expect(config.resetTTL == 1800)
+    }
+
+    @Test func ipv6ListenAddress() throws {
+        let config = try load(["LATCH_LISTEN": "[::1]:8443"])
+        #expect(config.listen == .init(host: "::1", port: 8443))
+        #expect(config.listen.description == "[::1]:8443")
+    }
+
+    @Test func smtpURLSelectsSMTP() throws {
+        let config = try load(["LATCH_SMTP_URL": "smtp://mail.internal:2525"])
+        #expect(config.mailTransport == .smtp(URL(string: "smtp://mail.internal:2525")!))
+    }
+
+    @Test(arguments: [
+        ("DATABASE_URL", "mysql://x"),
+        ("LATCH_LISTEN", "8080"),
+        ("LATCH_LISTEN", "127.0.0.1:99999"),
+        ("LATCH_THREADS", "0"),
+        ("LATCH_THREADS", "many"),
+        ("LATCH_RESET_TTL", "1 hour"),
+        ("LATCH_RATE_SIGNIN_IP", "10 per minute"),
+        ("LATCH_SMTP_URL", "http://mail"),
+        ("LATCH_LINK_BASE", "links.example.com"),
+        ("LATCH_LINK_BASE", "https://links.example.com/path?q=1"),
+        ("LATCH_APP_SCHEME", "javascript"),
+        ("LATCH_APP_SCHEME", "my app"),
+        ("LATCH_MAIL_FROM", "no-reply@x\r\nBcc: victim@example.com"),
+        ("LATCH_TRUST_PROXY", "maybe"),
+    ])
+    func invalidValuesNameTheirVariable(name: String, value: String) {
+        #expect(problemVariable([name: value]) == name)
+    }
+
+    @Test func missingDatabaseURLIsNamed() {
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader(environment: ["LATCH_MAIL_DIR": "/tmp"]).load()
+        }
+        #expect(problemVariable(["DATABASE_URL": ""]) == "DATABASE_URL")
+    }
+
+    @Test func mailNeedsATransport() {
+        let environment = ["DATABASE_URL": "postgresql://x@y/z"]
+        #expect(throws: ConfigurationError(
+            variable: "LATCH_SMTP_URL", problem: "is required (or LATCH_MAIL_DIR to write mail to files in development)"
+        )) { try ConfigurationLoader(environment: environment).load() }
+    }
+
+    @Test func unknownFlagsAreRefused() {
+        #expect(problemVariable([:], arguments: ["--no-such-thing", "1"]) == "--no-such-thing")
+        #expect(problemVariable([:], arguments: ["--listen"]) == "--listen")
+        #expect(problemVariable([:], arguments: ["stray"]) == "stray")
+    }
+
+    @Test func everyFlagMapsToAKnownVariable() {
+        #expect(ConfigurationLoader.variableName(forFlag: "database-url") == "DATABASE_URL")
+        #expect(ConfigurationLoader.variableName(forFlag: "smtp-url") == "LATCH_SMTP_URL")
+        let names = ConfigurationLoader.variables.map(\.name)
+        #expect(Set(names).count == names.count, "no variable is listed twice")
+    }
+}
+
+@Suite struct DurationParserTests {
+    @Test(arguments: [("90s", 90.0), ("15m", 900), ("1h30m", 5400), ("24h", 86_400), ("30d", 2_592_000), ("45", 45)])
+    func parses(text: String, seconds: Double) {
+        #expect(DurationParser.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["", "h", "1x", "-5m", "0", "0s", "1h 30m", "m5"])
+    func rejects(text: String) {
+        #expect(DurationParser.seconds(text) == nil)
+    }
+
+    @Test func formatsLargestUnitsFirst() {
+        #expect(DurationParser.format(5400) == "1h30m")
+        #expect(DurationParser.format(86_400) == "1d")
+    }
+
+    @Test func rateLimitSetting() {
+        #expect(RateLimitSetting(parsing: "10/1m") == .init(limit: 10, window: 60))
+        #expect(RateLimitSetting(parsing: "0/1m") == nil)
+        #expect(RateLimitSetting(parsing: "10") == nil)
+        #expect(RateLimitSetting(limit: 5, window: 3600).description == "5/1h")
+    }
+}
