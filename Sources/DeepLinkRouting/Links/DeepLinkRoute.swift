@@ -17,13 +17,14 @@ public struct DeepLinkRoute: Hashable, Sendable {
     }
 
     /// A route from a sequence of screens; a leading `.home` is the root and is dropped.
-    /// Nil when the sequence mixes a token link with other screens or puts `.home` after the start.
+    /// Nil when the sequence mixes a token link with other screens (home included) or puts `.home` after the start.
     public init?(walk: [AppDeepLink]) {
-        let screens = walk.first == .home ? Array(walk.dropFirst()) : walk
-        if screens.count == 1, let only = screens.first, only.carriesSecret {
-            path = screens
+        // A token link stands alone, not even under home: it must work signed out.
+        if walk.count == 1, let only = walk.first, only.carriesSecret {
+            path = walk
             return
         }
+        let screens = walk.first == .home ? Array(walk.dropFirst()) : walk
         var normalized: [AppDeepLink] = []
         for screen in screens {
             guard screen != .home, !screen.carriesSecret else { return nil }

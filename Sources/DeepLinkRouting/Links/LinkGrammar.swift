@@ -24,8 +24,7 @@ enum LinkGrammar {
     /// Decoded path segments and query items that print `route`.
     static func parts(of route: DeepLinkRoute) -> (segments: [String], query: [(name: String, value: String)]) {
         if let only = route.path.first, route.path.count == 1, let token = only.token {
-            let name: Name = if case .confirmAuth = only { .confirmAuth } else { .resetPassword }
-            return ([name.rawValue], [(tokenParameter, token)])
+            return ([tokenName(of: only).rawValue], [(tokenParameter, token)])
         }
         var segments = [Name.home.rawValue]
         for screen in route.path {
@@ -45,6 +44,10 @@ enum LinkGrammar {
         segments: [String], query: [(name: String, value: String)]
     ) throws(DeepLinkRejection) -> DeepLinkRoute {
         guard !segments.isEmpty else { throw .missingDestination }
+        // Unknown parameters first: they say more about a mangled link than the missing token they may have replaced.
+        for item in query where item.name != tokenParameter {
+            throw .unexpectedParameter(DeepLinkRejection.clipped(item.name))
+        }
         let token = query.first { $0.name == tokenParameter }?.value
         var walk: [AppDeepLink] = []
         var index = 0
@@ -67,20 +70,16 @@ enum LinkGrammar {
                 walk.append(name == .confirmAuth ? .confirmAuth(token: token) : .resetPassword(token: token))
             }
         }
-        try checkParameters(query, allowingToken: walk.contains { $0.carriesSecret })
+        if token != nil, !walk.contains(where: { $0.carriesSecret }) { throw .unexpectedParameter(tokenParameter) }
         guard let route = DeepLinkRoute(walk: walk) else {
             // `home` can only fail above, so the walk mixes a token link with other screens.
-            let tokenLink = walk.first { $0.carriesSecret }
-            throw .misplacedDestination(tokenLink.map { if case .confirmAuth = $0 { "confirmAuth" } else { "resetPassword" } } ?? "")
+            let tokenLink = walk.first { $0.carriesSecret } ?? .home
+            throw .misplacedDestination(tokenName(of: tokenLink).rawValue)
         }
         return route
     }
 
-    private static func checkParameters(
-        _ query: [(name: String, value: String)], allowingToken: Bool
-    ) throws(DeepLinkRejection) {
-        for item in query where !(allowingToken && item.name == tokenParameter) {
-            throw .unexpectedParameter(DeepLinkRejection.clipped(item.name))
-        }
+    private static func tokenName(of link: AppDeepLink) -> Name {
+        if case .confirmAuth = link { .confirmAuth } else { .resetPassword }
     }
 }
