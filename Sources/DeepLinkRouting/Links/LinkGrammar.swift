@@ -73,8 +73,8 @@ enum LinkGrammar {
         if token != nil, !walk.contains(where: { $0.carriesSecret }) { throw .unexpectedParameter(tokenParameter) }
         guard let route = DeepLinkRoute(walk: walk) else {
             // `home` can only fail above, so the walk mixes a token link with other screens.
-            let tokenLink = walk.first { $0.carriesSecret } ?? .home
-            throw .misplacedDestination(tokenName(of: tokenLink).rawValue)
+            let offender = walk.first { $0.carriesSecret }.map(tokenName) ?? .home
+            throw .misplacedDestination(offender.rawValue)
         }
         return route
     }
