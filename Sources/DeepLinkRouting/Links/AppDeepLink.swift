@@ -1,0 +1,64 @@
+import Foundation
+
+/// Every destination the app can be opened at, and the element type of the app's navigation path.
+///
+/// URL forms (custom scheme and universal link mean the same; the universal form is shown):
+///
+/// | link | URL | auth |
+/// | --- | --- | --- |
+/// | `.home` | `https://links.example.com/home` | yes |
+/// | `.profile` | `https://links.example.com/home/profile` | yes |
+/// | `.itemList` | `https://links.example.com/home/items` | yes |
+/// | `.itemDetail(id:)` | `https://links.example.com/home/items/item/<id>` | yes |
+/// | `.confirmAuth(token:)` | `https://links.example.com/confirmAuth?token=<token>` | no |
+/// | `.resetPassword(token:)` | `https://links.example.com/resetPassword?token=<token>` | no |
+///
+/// `.home` is a root, never pushed; every other case is a screen pushed on a root.
+public enum AppDeepLink: Hashable, Codable, Sendable {
+    /// The signed-in root.
+    case home
+    /// The user's profile, pushed on home.
+    case profile
+    /// The list of items, pushed on home.
+    case itemList
+    /// One item; its parent is `.itemList`, so a link to it builds `[.itemList, .itemDetail(id:)]`.
+    case itemDetail(id: String)
+    /// Confirms the email address of a new account with the token from the confirmation mail.
+    case confirmAuth(token: String)
+    /// Sets a new password with the token from the reset mail.
+    case resetPassword(token: String)
+
+    /// Whether the user must be signed in to see this destination.
+    /// Token links work signed out: that is how a new or locked-out user gets in.
+    public var requiresAuth: Bool {
+        switch self {
+        case .home, .profile, .itemList, .itemDetail: true
+        case .confirmAuth, .resetPassword: false
+        }
+    }
+
+    /// The one-time token carried by `confirmAuth` and `resetPassword`, nil for other links.
+    public var token: String? {
+        switch self {
+        case .confirmAuth(let token), .resetPassword(let token): token
+        case .home, .profile, .itemList, .itemDetail: nil
+        }
+    }
+
+    /// The screen that must sit below this one for Back to behave as in normal use, if any.
+    public var parent: AppDeepLink? {
+        switch self {
+        case .itemDetail: .itemList
+        case .home, .profile, .itemList, .confirmAuth, .resetPassword: nil
+        }
+    }
+
+    /// The screens pushed on the root to show this link, ending with the link itself (empty for `.home`).
+    public var hierarchy: [AppDeepLink] {
+        if self == .home { return [] }
+        return (parent?.hierarchy ?? []) + [self]
+    }
+
+    /// Whether the link holds a secret, so it must never be persisted or logged.
+    public var carriesSecret: Bool { token != nil }
+}

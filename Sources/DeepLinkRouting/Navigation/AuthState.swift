@@ -1,0 +1,9 @@
+/// Whether a user is signed in, as far as the app knows.
+public enum AuthState: String, Hashable, Codable, Sendable {
+    /// At launch, before the stored session has been checked: the app shows nothing yet.
+    case undetermined
+    /// A session exists: the root is home.
+    case loggedIn
+    /// No session: the root is sign-in (or a sign-up waiting for its confirmation mail).
+    case loggedOut
+}

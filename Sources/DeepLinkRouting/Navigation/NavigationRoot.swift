@@ -1,0 +1,11 @@
+/// The screen at the bottom of the navigation stack, derived from the auth state.
+public enum NavigationRoot: Hashable, Codable, Sendable {
+    /// Auth state undetermined: show nothing (or a splash) rather than flash sign-in at a signed-in user.
+    case launching
+    /// Signed in.
+    case home
+    /// Signed out.
+    case signIn
+    /// Signed out in the middle of sign-up: "we sent a mail to `email`, open its link".
+    case awaitingConfirmation(email: String)
+}
