@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
         .testTarget(
             name: "LatchIntegrationTests",
