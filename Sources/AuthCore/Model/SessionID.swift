@@ -7,13 +7,19 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(_ rawValue: UUID = UUID()) { self.rawValue = rawValue }
 
+    /// Decodes a uuid string in either case.
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(UUID.self)
+        let container = try decoder.singleValueContainer()
+        guard let uuid = UUID(uuidString: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a uuid")
+        }
+        rawValue = uuid
     }
 
+    /// Encodes the lowercase form PostgreSQL prints (Foundation's default is uppercase).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+        try container.encode(description)
     }
 
     public var description: String { rawValue.uuidString.lowercased() }
