@@ -1,0 +1,52 @@
+import DeepLinkRouting
+import Foundation
+
+/// Everything the flows need to know, as one value parsed and validated once at start (by LatchConfig).
+public struct AuthConfiguration: Hashable, Sendable {
+    /// Lifetime of a confirm-email token (DESIGN.md §6.2: 24 h).
+    public var confirmTokenTTL: TimeInterval
+    /// Lifetime of a reset-password token (1 h).
+    public var resetTokenTTL: TimeInterval
+    /// Lifetime of an access token (15 min).
+    public var accessTokenTTL: TimeInterval
+    /// Lifetime of a refresh token (30 days); each rotation starts a new one.
+    public var refreshTokenTTL: TimeInterval
+    public var rateLimits: AuthRateLimits
+    public var lockout: LockoutPolicy
+    /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
+    public var deepLinks: DeepLinkConfiguration
+
+    public init(
+        confirmTokenTTL: TimeInterval = 24 * 3600,
+        resetTokenTTL: TimeInterval = 3600,
+        accessTokenTTL: TimeInterval = 15 * 60,
+        refreshTokenTTL: TimeInterval = 30 * 24 * 3600,
+        rateLimits: AuthRateLimits = AuthRateLimits(),
+        lockout: LockoutPolicy = LockoutPolicy(),
+        deepLinks: DeepLinkConfiguration
+    ) {
+        self.confirmTokenTTL = confirmTokenTTL
+        self.resetTokenTTL = resetTokenTTL
+        self.accessTokenTTL = accessTokenTTL
+        self.refreshTokenTTL = refreshTokenTTL
+        self.rateLimits = rateLimits
+        self.lockout = lockout
+        self.deepLinks = deepLinks
+    }
+
+    /// Human-readable problems, empty when the configuration is usable (LatchConfig prints them and exits 2).
+    public var problems: [String] {
+        var problems: [String] = []
+        let ttls = [("confirm token TTL", confirmTokenTTL), ("reset token TTL", resetTokenTTL),
+                    ("access token TTL", accessTokenTTL), ("refresh token TTL", refreshTokenTTL)]
+        for (name, ttl) in ttls where !(ttl > 0) { problems.append("\(name) must be positive") }
+        if refreshTokenTTL < accessTokenTTL { problems.append("refresh token TTL must not be shorter than access token TTL") }
+        for (name, rule) in rateLimits.named where rule.limit < 1 || !(rule.window > 0) {
+            problems.append("rate limit \(name) needs a limit >= 1 and a positive window")
+        }
+        if lockout.threshold < 1 || !(lockout.base > 0) || lockout.cap < lockout.base || !(lockout.forgetAfter > 0) {
+            problems.append("lockout needs threshold >= 1, base > 0, cap >= base, forgetAfter > 0")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,79 @@
+/// Every way an AuthCore flow can refuse a request. `code` is stable snake_case a client can switch on; `message`
+/// is safe to show (it never holds a token, password, hash or whether an email is registered).
+///
+/// Suggested HTTP statuses (the mapping lives in LatchHTTP, not here) are noted on each case.
+/// Errors thrown by the ports (database down, …) are not wrapped: they pass through unchanged (suggested 503).
+public enum AuthError: Error, Hashable, Sendable {
+    /// Not a usable email address. Suggested 422.
+    case invalidEmail
+    /// The password breaks the policy; the reason says which rule. Suggested 422.
+    case weakPassword(WeakPasswordReason)
+    /// Unknown email or wrong password: deliberately indistinguishable. Suggested 401.
+    case invalidCredentials
+    /// Correct password, but the email was never confirmed. Suggested 403.
+    case emailNotConfirmed
+    /// Correct password (or valid token), but an operator disabled the account. Suggested 403.
+    case userDisabled
+    /// The token is unknown, malformed or meant for another purpose. Suggested 400.
+    case invalidToken
+    /// The token's TTL has passed: ask for a new mail. Suggested 400.
+    case tokenExpired
+    /// The token was already redeemed (single use). Suggested 409.
+    case tokenUsed
+    /// Too many attempts, or sign-in lockout backoff. Whole seconds, at least 1. Suggested 429 + `Retry-After`.
+    case rateLimited(retryAfter: Int)
+    /// The access or refresh token is unknown or its session was revoked. Suggested 401.
+    case invalidSession
+    /// The access token (refresh it) or the refresh token (sign in again) has expired. Suggested 401.
+    case sessionExpired
+    /// A refresh token was presented twice: its whole family has been revoked. Suggested 401.
+    case refreshTokenReused
+
+    /// Stable machine-readable code.
+    public var code: String {
+        switch self {
+        case .invalidEmail: "invalid_email"
+        case .weakPassword: "weak_password"
+        case .invalidCredentials: "invalid_credentials"
+        case .emailNotConfirmed: "email_not_confirmed"
+        case .userDisabled: "user_disabled"
+        case .invalidToken: "invalid_token"
+        case .tokenExpired: "token_expired"
+        case .tokenUsed: "token_used"
+        case .rateLimited: "rate_limited"
+        case .invalidSession: "invalid_session"
+        case .sessionExpired: "session_expired"
+        case .refreshTokenReused: "refresh_token_reused"
+        }
+    }
+
+    /// A human-readable message, safe to return to the client.
+    public var message: String {
+        switch self {
+        case .invalidEmail: "That is not a valid email address."
+        case .weakPassword(let reason): reason.message
+        case .invalidCredentials: "The email or password is incorrect."
+        case .emailNotConfirmed: "Confirm your email address before signing in."
+        case .userDisabled: "This account has been disabled."
+        case .invalidToken: "This link is not valid."
+        case .tokenExpired: "This link has expired; request a new one."
+        case .tokenUsed: "This link has already been used."
+        case .rateLimited(let seconds): "Too many attempts; try again in \(seconds) seconds."
+        case .invalidSession: "The session is not valid; sign in again."
+        case .sessionExpired: "The session has expired."
+        case .refreshTokenReused: "This refresh token was already used; every session from it has been signed out."
+        }
+    }
+
+    /// The policy rule's code for `weakPassword` (e.g. `password_too_short`), `nil` otherwise.
+    public var reason: String? {
+        if case .weakPassword(let reason) = self { return reason.rawValue }
+        return nil
+    }
+
+    /// Seconds to wait for `rateLimited`, `nil` otherwise.
+    public var retryAfter: Int? {
+        if case .rateLimited(let seconds) = self { return seconds }
+        return nil
+    }
+}

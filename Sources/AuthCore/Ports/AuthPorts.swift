@@ -1,0 +1,44 @@
+/// The service's dependencies, injected once. Each store port may be a different object (tests), or all the same
+/// one (`init(store:…)`, production).
+public struct AuthPorts: Sendable {
+    public var users: any UserStore
+    public var tokens: any TokenStore
+    public var sessions: any SessionStore
+    public var outbox: any MailOutbox
+    public var rateLimits: any RateLimitStore
+    public var signInFailures: any SignInFailureStore
+    public var audit: any AuditLog
+    public var hasher: any PasswordHasher
+    public var tokenGenerator: any TokenGenerator
+    public var clock: any WallClock
+    public var composer: any MailComposer
+
+    public init(
+        users: any UserStore, tokens: any TokenStore, sessions: any SessionStore, outbox: any MailOutbox,
+        rateLimits: any RateLimitStore, signInFailures: any SignInFailureStore, audit: any AuditLog,
+        hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, clock: any WallClock, composer: any MailComposer
+    ) {
+        self.users = users
+        self.tokens = tokens
+        self.sessions = sessions
+        self.outbox = outbox
+        self.rateLimits = rateLimits
+        self.signInFailures = signInFailures
+        self.audit = audit
+        self.hasher = hasher
+        self.tokenGenerator = tokenGenerator
+        self.clock = clock
+        self.composer = composer
+    }
+
+    /// All store ports from one object.
+    public init(
+        store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, clock: any WallClock,
+        composer: any MailComposer
+    ) {
+        self.init(
+            users: store, tokens: store, sessions: store, outbox: store, rateLimits: store, signInFailures: store,
+            audit: store, hasher: hasher, tokenGenerator: tokenGenerator, clock: clock, composer: composer
+        )
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Which sessions a sign-out ends.
+public enum SignOutScope: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Only the calling session.
+    case local
+    /// Every session of the user, on every device.
+    case global
+}
+
+extension AuthService {
+    /// Bearer authentication (`Authorization: Bearer <access token>`), one read.
+    /// - Throws: `invalidSession` (unknown or revoked), `sessionExpired` (refresh it), `userDisabled`.
+    public func authenticate(accessToken: String) throws -> AuthenticatedUser {
+        guard let found = try ports.sessions.findSession(accessTokenHash: ports.tokenGenerator.digest(accessToken)),
+              found.session.revokedAt == nil
+        else { throw AuthError.invalidSession }
+        if found.session.accessExpiresAt <= ports.clock.now() { throw AuthError.sessionExpired }
+        if found.user.isDisabled { throw AuthError.userDisabled }
+        return AuthenticatedUser(user: found.user.publicUser, session: found.session)
+    }
+
+    /// Refresh-token rotation (`POST /v1/token/refresh`): the presented token is spent and a new pair issued.
+    /// Presenting a spent or revoked token again revokes the whole family (a stolen token was replayed).
+    /// - Throws: `invalidSession` (unknown), `sessionExpired`, `refreshTokenReused`, `userDisabled`.
+    public func refresh(refreshToken: String, ip: String?, userAgent: String?) throws -> IssuedSession {
+        let now = ports.clock.now()
+        let tokens = makeSessionTokens(now: now)
+        let rotation = try ports.sessions.rotateRefreshToken(
+            presentedHash: ports.tokenGenerator.digest(refreshToken),
+            successor: tokens.credentials(ip: ip, userAgent: userAgent), now: now
+        )
+        switch rotation {
+        case .rotated(let found):
+            return tokens.issued(to: found.user.publicUser)
+        case .reused(let userID, let sessionID):
+            try audit(.refreshTokenReused, user: userID, ip: ip, detail: ["session_id": sessionID.description])
+            throw AuthError.refreshTokenReused
+        case .expired: throw AuthError.sessionExpired
+        case .userDisabled: throw AuthError.userDisabled
+        case .unknown: throw AuthError.invalidSession
+        }
+    }
+
+    /// Sign-out (`POST /v1/signout`) of an authenticated session, locally or everywhere; audited.
+    public func signOut(_ authenticated: AuthenticatedUser, scope: SignOutScope, ip: String?) throws {
+        let now = ports.clock.now()
+        let session = authenticated.session
+        var detail = ["scope": scope.rawValue, "session_id": session.id.description]
+        switch scope {
+        case .local:
+            try ports.sessions.revokeSession(id: session.id, at: now)
+        case .global:
+            detail["revoked_sessions"] = String(try ports.sessions.revokeAllSessions(userID: session.userID, at: now))
+        }
+        try audit(.sessionRevoked, user: session.userID, ip: ip, detail: detail)
+    }
+}

@@ -1,0 +1,17 @@
+import AuthCore
+import Foundation
+import Synchronization
+
+/// Renders a mail from its request verbatim, and remembers every request.
+final class FakeComposer: MailComposer, Sendable {
+    private let log = Mutex<[MailRequest]>([])
+
+    var requests: [MailRequest] { log.withLock { $0 } }
+
+    func compose(_ request: MailRequest) -> ComposedMail {
+        log.withLock { $0.append(request) }
+        let link = request.deepLink?.absoluteString ?? "-"
+        return ComposedMail(kind: request.kind, recipient: request.recipient, subject: request.kind.rawValue,
+                            text: "link: \(link)", html: "<a href=\"\(link)\">open</a>", deepLink: request.deepLink)
+    }
+}

@@ -1,0 +1,60 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+
+/// A service wired to fresh fakes, plus shortcuts to the states the tests start from.
+struct Harness {
+    /// Loaded once for the whole test run (it is the real shipped list).
+    static let policy: PasswordPolicy = {
+        do { return PasswordPolicy(commonPasswords: try .bundled()) } catch { fatalError("common list: \(error)") }
+    }()
+
+    static let deepLinks = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
+
+    let store = InMemoryStore()
+    let hasher = FakeHasher()
+    let generator = FakeTokenGenerator()
+    let clock = SettableClock()
+    let composer = FakeComposer()
+    let service: AuthService
+
+    static let password = "correct horse battery"
+    static let ip = "203.0.113.7"
+    static let agent = "TestAgent/1.0"
+
+    init(configure: (inout AuthConfiguration) -> Void = { _ in }) {
+        var configuration = AuthConfiguration(deepLinks: Self.deepLinks)
+        configure(&configuration)
+        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator, clock: clock, composer: composer)
+        service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
+    }
+
+    /// Signs up and returns the raw confirm token (the last token made, which went into the mail).
+    @discardableResult
+    func signUp(_ email: String = "alice@example.com", password: String = Harness.password) throws -> String {
+        _ = try service.signUp(email: email, password: password, ip: Self.ip, userAgent: Self.agent)
+        return generator.lastToken!
+    }
+
+    /// Signs up and confirms; returns the session confirm issued.
+    @discardableResult
+    func confirmedUser(_ email: String = "alice@example.com", password: String = Harness.password) throws -> IssuedSession {
+        let token = try signUp(email, password: password)
+        return try service.confirm(token: token, ip: Self.ip, userAgent: Self.agent)
+    }
+
+    func signIn(_ email: String = "alice@example.com", password: String = Harness.password) throws -> IssuedSession {
+        try service.signIn(email: email, password: password, ip: Self.ip, userAgent: Self.agent)
+    }
+
+    func user(_ email: String = "alice@example.com") -> UserRecord? {
+        try? store.findUser(email: email)
+    }
+
+    /// Every string in the audit log (ip, user ids, detail keys and values), for secret scans.
+    var auditStrings: [String] {
+        store.snapshot.audit.flatMap { event in
+            [event.ip ?? "", event.userID?.description ?? ""] + Array(event.detail.keys) + Array(event.detail.values)
+        }
+    }
+}

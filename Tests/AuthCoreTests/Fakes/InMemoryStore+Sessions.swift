@@ -1,0 +1,75 @@
+import AuthCore
+import Foundation
+
+extension InMemoryStore {
+    func createSession(_ session: NewSession) throws {
+        state.withLock { Self.insert(session, into: &$0) }
+    }
+
+    func findSession(accessTokenHash: Data) throws -> SessionLookup? {
+        state.withLock { state in
+            guard let row = state.sessions.values.first(where: { $0.accessTokenHash == accessTokenHash }),
+                  let user = state.users[row.session.userID]
+            else { return nil }
+            return SessionLookup(session: row.session, user: user)
+        }
+    }
+
+    func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
+        state.withLock { state in
+            guard let presented = state.refreshTokens[presentedHash],
+                  let row = state.sessions[presented.sessionID], let user = state.users[row.session.userID]
+            else { return .unknown }
+            if presented.usedAt != nil || presented.revokedAt != nil || row.session.revokedAt != nil {
+                Self.revoke(presented.sessionID, at: now, in: &state)
+                return .reused(userID: user.id, sessionID: presented.sessionID)
+            }
+            if presented.expiresAt <= now { return .expired }
+            if user.isDisabled { return .userDisabled }
+            state.refreshTokens[presentedHash]?.usedAt = now
+            state.refreshTokens[successor.refreshTokenHash] = RefreshRow(
+                sessionID: presented.sessionID, expiresAt: successor.refreshExpiresAt)
+            var updated = row
+            updated.accessTokenHash = successor.accessTokenHash
+            updated.session.accessExpiresAt = successor.accessExpiresAt
+            updated.session.refreshExpiresAt = successor.refreshExpiresAt
+            updated.session.ip = successor.ip
+            updated.session.userAgent = successor.userAgent
+            updated.lastUsedAt = now
+            state.sessions[presented.sessionID] = updated
+            return .rotated(SessionLookup(session: updated.session, user: user))
+        }
+    }
+
+    func revokeSession(id: SessionID, at: Date) throws {
+        state.withLock { Self.revoke(id, at: at, in: &$0) }
+    }
+
+    func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
+        state.withLock { Self.revokeAll(of: userID, at: at, in: &$0) }
+    }
+
+    static func insert(_ session: NewSession, into state: inout State) {
+        let credentials = session.credentials
+        let value = Session(id: session.id, userID: session.userID, accessExpiresAt: credentials.accessExpiresAt,
+                            refreshExpiresAt: credentials.refreshExpiresAt, createdAt: session.createdAt,
+                            userAgent: credentials.userAgent, ip: credentials.ip)
+        state.sessions[session.id] = SessionRow(session: value, accessTokenHash: credentials.accessTokenHash)
+        state.refreshTokens[credentials.refreshTokenHash] = RefreshRow(
+            sessionID: session.id, expiresAt: credentials.refreshExpiresAt)
+    }
+
+    /// Revokes a session and its whole refresh-token family.
+    static func revoke(_ id: SessionID, at: Date, in state: inout State) {
+        if state.sessions[id]?.session.revokedAt == nil { state.sessions[id]?.session.revokedAt = at }
+        for (hash, row) in state.refreshTokens where row.sessionID == id && row.revokedAt == nil {
+            state.refreshTokens[hash]?.revokedAt = at
+        }
+    }
+
+    static func revokeAll(of userID: UserID, at: Date, in state: inout State) -> Int {
+        let live = state.sessions.values.filter { $0.session.userID == userID && $0.session.revokedAt == nil }
+        for row in live { revoke(row.session.id, at: at, in: &state) }
+        return live.count
+    }
+}
