@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting"]),
-        .target(name: "LatchConfig"),
+        .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
         .executableTarget(
             name: "latchd",

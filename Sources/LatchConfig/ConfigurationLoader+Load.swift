@@ -1,3 +1,5 @@
+import AuthCore
+import DeepLinkRouting
 import Foundation
 
 extension ConfigurationLoader {
@@ -26,40 +28,56 @@ extension ConfigurationLoader {
             mailTransport: try mailTransport(),
             mailFrom: try mailFrom(),
             productName: try productName(),
-            linkBase: try linkBase(),
-            appScheme: try appScheme(),
             appleAppIDs: list("LATCH_APP_IDS"),
             androidPackage: raw("LATCH_ANDROID_PACKAGE"),
             androidCertFingerprints: list("LATCH_ANDROID_CERT_FINGERPRINTS"),
-            confirmTTL: try duration("LATCH_CONFIRM_TTL", default: 86_400),
-            resetTTL: try duration("LATCH_RESET_TTL", default: 3600),
-            accessTTL: try duration("LATCH_ACCESS_TTL", default: 900),
-            refreshTTL: try duration("LATCH_REFRESH_TTL", default: 30 * 86_400),
+            auth: try authConfiguration(),
             argon2: .init(
                 memoryKiB: try integer("LATCH_ARGON2_MEMORY_KIB", default: 19_456, range: 8...4_194_304),
                 iterations: try integer("LATCH_ARGON2_ITERATIONS", default: 2, range: 1...100),
                 parallelism: try integer("LATCH_ARGON2_PARALLELISM", default: 1, range: 1...64)
             ),
-            rateLimits: try rateLimits(),
             outbox: outbox,
             retention: try duration("LATCH_RETENTION", default: 30 * 86_400)
         )
     }
 
-    private func rateLimits() throws(ConfigurationError) -> LatchConfiguration.RateLimits {
-        .init(
-            signInPerIP: try rate("LATCH_RATE_SIGNIN_IP", default: .init(limit: 30, window: 300)),
-            signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL", default: .init(limit: 10, window: 300)),
-            signUpPerIP: try rate("LATCH_RATE_SIGNUP_IP", default: .init(limit: 20, window: 3600)),
-            signUpPerEmail: try rate("LATCH_RATE_SIGNUP_EMAIL", default: .init(limit: 5, window: 3600)),
-            resendPerIP: try rate("LATCH_RATE_RESEND_IP", default: .init(limit: 20, window: 3600)),
-            resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL", default: .init(limit: 5, window: 3600)),
-            forgotPerIP: try rate("LATCH_RATE_FORGOT_IP", default: .init(limit: 20, window: 3600)),
-            forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: .init(limit: 5, window: 3600)),
-            lockoutThreshold: try integer("LATCH_LOCKOUT_THRESHOLD", default: 5, range: 1...1000),
-            lockoutBase: try duration("LATCH_LOCKOUT_BASE", default: 2),
-            lockoutCap: try duration("LATCH_LOCKOUT_CAP", default: 900)
+    private func authConfiguration() throws(ConfigurationError) -> AuthConfiguration {
+        let defaults = AuthRateLimits()
+        let lockout = LockoutPolicy()
+        let deepLinks = DeepLinkConfiguration(appScheme: try appScheme(), linkBase: try linkBase())
+        do {
+            try deepLinks.validate()
+        } catch {
+            throw ConfigurationError(variable: "LATCH_LINK_BASE", problem: "is not usable for deep links (\(error))")
+        }
+        let auth = AuthConfiguration(
+            confirmTokenTTL: try duration("LATCH_CONFIRM_TTL", default: 86_400),
+            resetTokenTTL: try duration("LATCH_RESET_TTL", default: 3600),
+            accessTokenTTL: try duration("LATCH_ACCESS_TTL", default: 900),
+            refreshTokenTTL: try duration("LATCH_REFRESH_TTL", default: 30 * 86_400),
+            rateLimits: AuthRateLimits(
+                signInPerIP: try rate("LATCH_RATE_SIGNIN_IP", default: defaults.signInPerIP),
+                signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL", default: defaults.signInPerEmail),
+                signUpPerIP: try rate("LATCH_RATE_SIGNUP_IP", default: defaults.signUpPerIP),
+                signUpPerEmail: try rate("LATCH_RATE_SIGNUP_EMAIL", default: defaults.signUpPerEmail),
+                resendPerIP: try rate("LATCH_RATE_RESEND_IP", default: defaults.resendPerIP),
+                resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL", default: defaults.resendPerEmail),
+                forgotPerIP: try rate("LATCH_RATE_FORGOT_IP", default: defaults.forgotPerIP),
+                forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: defaults.forgotPerEmail)
+            ),
+            lockout: LockoutPolicy(
+                threshold: try integer("LATCH_LOCKOUT_THRESHOLD", default: lockout.threshold, range: 1...1000),
+                base: try duration("LATCH_LOCKOUT_BASE", default: lockout.base),
+                cap: try duration("LATCH_LOCKOUT_CAP", default: lockout.cap),
+                forgetAfter: lockout.forgetAfter
+            ),
+            deepLinks: deepLinks
         )
+        if let problem = auth.problems.first {
+            throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_LOCKOUT_*", problem: problem)
+        }
+        return auth
     }
 
     private func databaseURL() throws(ConfigurationError) -> String {
@@ -155,12 +173,15 @@ extension ConfigurationLoader {
         return seconds
     }
 
-    private func rate(_ name: String, default value: RateLimitSetting) throws(ConfigurationError) -> RateLimitSetting {
+    /// `COUNT/DURATION`, e.g. `10/1m`.
+    private func rate(_ name: String, default value: RateLimitRule) throws(ConfigurationError) -> RateLimitRule {
         guard let text = raw(name) else { return value }
-        guard let setting = RateLimitSetting(parsing: text) else {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let limit = Int(parts[0].trimmingCharacters(in: .whitespaces)), limit > 0,
+              let window = DurationParser.seconds(String(parts[1])) else {
             throw ConfigurationError(variable: name, problem: "must be COUNT/DURATION, e.g. 10/1m")
         }
-        return setting
+        return RateLimitRule(limit: limit, window: window)
     }
 
     private func boolean(_ name: String, default value: Bool) throws(ConfigurationError) -> Bool {

@@ -1,3 +1,5 @@
+import AuthCore
+import DeepLinkRouting
 import Foundation
 
 /// Everything latchd and latchctl are configured with, parsed and validated once at start
@@ -28,22 +30,6 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var parallelism: Int
     }
 
-    public struct RateLimits: Sendable, Equatable {
-        public var signInPerIP: RateLimitSetting
-        public var signInPerEmail: RateLimitSetting
-        public var signUpPerIP: RateLimitSetting
-        public var signUpPerEmail: RateLimitSetting
-        public var resendPerIP: RateLimitSetting
-        public var resendPerEmail: RateLimitSetting
-        public var forgotPerIP: RateLimitSetting
-        public var forgotPerEmail: RateLimitSetting
-        /// Failed sign-ins for one email before backoff starts.
-        public var lockoutThreshold: Int
-        /// The first backoff; it doubles with each further failure, up to `lockoutCap`.
-        public var lockoutBase: TimeInterval
-        public var lockoutCap: TimeInterval
-    }
-
     public struct Outbox: Sendable, Equatable {
         public var workers: Int
         public var maxAttempts: Int
@@ -68,21 +54,14 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var mailTransport: MailTransportSetting
     public var mailFrom: String
     public var productName: String
-    /// The https base of universal links, e.g. `https://links.example.com`.
-    public var linkBase: URL
-    /// The app's custom URL scheme, e.g. `myapp`.
-    public var appScheme: String
     /// Apple app IDs (`TEAMID.bundle.id`) for apple-app-site-association.
     public var appleAppIDs: [String]
     public var androidPackage: String?
     public var androidCertFingerprints: [String]
 
-    public var confirmTTL: TimeInterval
-    public var resetTTL: TimeInterval
-    public var accessTTL: TimeInterval
-    public var refreshTTL: TimeInterval
+    /// TTLs, rate limits, lockout and the deep-link configuration (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
+    public var auth: AuthConfiguration
     public var argon2: Argon2Setting
-    public var rateLimits: RateLimits
     public var outbox: Outbox
     /// How long expired tokens, ended sessions and sent mail are kept before `latchctl tokens purge` deletes them.
     public var retention: TimeInterval

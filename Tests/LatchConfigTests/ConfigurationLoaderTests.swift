@@ -25,17 +25,19 @@ import Testing
         #expect(config.listen == .init(host: "127.0.0.1", port: 8080))
         #expect(config.threads == 2 && config.hashWorkers == 2)
         #expect(config.databasePoolSize == 2 + 2 + 1 + 2)
-        #expect(config.confirmTTL == 86_400 && config.resetTTL == 3600)
+        #expect(config.auth.confirmTokenTTL == 86_400 && config.auth.resetTokenTTL == 3600)
+        #expect(config.auth.deepLinks.linkBase == URL(string: "http://127.0.0.1:8080"))
         #expect(config.argon2 == .init(memoryKiB: 19_456, iterations: 2, parallelism: 1))
         #expect(config.mailTransport == .files(directory: "/tmp/mail"))
-        #expect(config.appScheme == "myapp")
-        #expect(config.rateLimits.lockoutThreshold == 5)
+        #expect(config.auth.deepLinks.appScheme == "myapp")
+        #expect(config.auth.lockout.threshold == 5)
     }
 
     @Test func flagsOverrideTheEnvironment() throws {
-        let config = try load(["LATCH_LISTEN": "127.0.0.1:1"], arguments: ["--listen", "0.0.0.0:9090", "--reset-ttl=30m"])
+        let config = try load(["LATCH_LISTEN": "127.0.0.1:1"], arguments: ["--listen", "0.0.0.0:9090", "--reset-ttl=30m", "--rate-signin-ip", "7/2m"])
         #expect(config.listen == .init(host: "0.0.0.0", port: 9090))
-        #expect(config.resetTTL == 1800)
+        #expect(config.auth.resetTokenTTL == 1800)
+        #expect(config.auth.rateLimits.signInPerIP == .init(limit: 7, window: 120))
     }
 
     @Test func ipv6ListenAddress() throws {
@@ -57,6 +59,7 @@ import Testing
         ("LATCH_THREADS", "many"),
         ("LATCH_RESET_TTL", "1 hour"),
         ("LATCH_RATE_SIGNIN_IP", "10 per minute"),
+        ("LATCH_RATE_SIGNUP_EMAIL", "0/1m"),
         ("LATCH_SMTP_URL", "http://mail"),
         ("LATCH_LINK_BASE", "links.example.com"),
         ("LATCH_LINK_BASE", "https://links.example.com/path?q=1"),
@@ -111,12 +114,5 @@ import Testing
     @Test func formatsLargestUnitsFirst() {
         #expect(DurationParser.format(5400) == "1h30m")
         #expect(DurationParser.format(86_400) == "1d")
-    }
-
-    @Test func rateLimitSetting() {
-        #expect(RateLimitSetting(parsing: "10/1m") == .init(limit: 10, window: 60))
-        #expect(RateLimitSetting(parsing: "0/1m") == nil)
-        #expect(RateLimitSetting(parsing: "10") == nil)
-        #expect(RateLimitSetting(limit: 5, window: 3600).description == "5/1h")
     }
 }
