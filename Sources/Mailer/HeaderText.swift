@@ -1,8 +1,8 @@
 /// Makes untrusted text safe inside one header: no line breaks or control characters survive, non-ASCII is
 /// RFC 2047-encoded, long values are folded. This is what stops header injection through subjects and names.
 enum HeaderText {
-    /// Longest encoded-word RFC 2047 allows.
-    private static let maximumEncodedWordLength = 75
+    /// RFC 2047 allows 75; 60 lets `Subject: ` plus one word fit the 78-column soft limit.
+    private static let maximumEncodedWordLength = 60
     /// Soft line limit of RFC 5322 §2.1.1.
     private static let foldWidth = 78
 
@@ -31,7 +31,7 @@ enum HeaderText {
         return encodedWords(clean).joined(separator: " ")
     }
 
-    /// `=?UTF-8?B?…?=` words of at most 75 characters, never splitting a character's UTF-8 bytes.
+    /// `=?UTF-8?B?…?=` words of at most 60 characters, never splitting a character's UTF-8 bytes.
     static func encodedWords(_ text: String) -> [String] {
         let overhead = "=?UTF-8?B??=".count
         let maximumBytes = (maximumEncodedWordLength - overhead) / 4 * 3
