@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// One SMTP transfer: owns an easy handle and everything attached to it (MIME tree, header and recipient lists,
 /// error buffer) and frees them together. Lives for a single send on a single thread: easy handles must not be
@@ -76,8 +77,10 @@ final class CurlSMTPRequest {
 
     private func addTextPart(to tree: OpaquePointer, body: String, type: String) throws(MailError) {
         guard let part = curl_mime_addpart(tree) else { throw .transportSetup(reason: "curl_mime_addpart failed") }
+        // curl's quoted-printable encoder keeps only CRLF as a hard line break (a bare LF would become =0A).
+        let canonical = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         // withCString never hands out NULL (which would mean "no data" to curl), even for an empty body.
-        try check(body.withCString { curl_mime_data(part, $0, body.utf8.count) }, "curl_mime_data")
+        try check(canonical.withCString { curl_mime_data(part, $0, canonical.utf8.count) }, "curl_mime_data")
         try check(curl_mime_type(part, type), "curl_mime_type")
         try check(curl_mime_encoder(part, "quoted-printable"), "curl_mime_encoder")
     }

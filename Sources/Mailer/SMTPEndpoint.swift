@@ -6,7 +6,8 @@ import Foundation
 /// - `smtp://host:587/?starttls=required` STARTTLS, failing if the server does not offer it;
 ///   `?starttls=optional` upgrades when offered;
 /// - `smtps://host:465` TLS from the first byte;
-/// - `user:password@` in any of them enables AUTH (percent-encode `@`, `:` and `/` in either part);
+/// - `user:password@` enables AUTH (percent-encode `@`, `:` and `/` in either part); it is refused unless the
+///   URL is `smtps://` or has `?starttls=required` (or the host is loopback), so a password never travels in clear;
 /// - a path (`smtp://host/example.com`) sets the EHLO name, as in curl.
 public struct SMTPEndpoint: Sendable, Hashable {
     /// How the connection is protected.
@@ -39,9 +40,13 @@ public struct SMTPEndpoint: Sendable, Hashable {
         if !path.isEmpty && path != "/" { location += path }
         curlURL = location
         self.security = security
-        username = components.user
+        username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         password = components.password
         if password != nil && username == nil { throw .invalidSMTPURL(reason: "password without user name") }
+        let protected = security == .implicitTLS || security == .startTLSRequired
+        if username != nil && !protected && !["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) {
+            throw .invalidSMTPURL(reason: "credentials need smtps:// or ?starttls=required (or a loopback host)")
+        }
     }
 
     private static func security(scheme: String, query: [URLQueryItem]) throws(MailError) -> Security {

@@ -53,11 +53,14 @@ import Testing
         #expect(starttls.username == "u@x" && starttls.password == "p:ss")
         #expect(!starttls.description.contains("p:ss") && !starttls.description.contains("p%3Ass"))
         #expect(try SMTPEndpoint(parsing: "smtp://h?starttls=optional").security == .startTLSOptional)
+        #expect(try SMTPEndpoint(parsing: "smtps://u:p@mail.example.com").username == "u")
+        #expect(try SMTPEndpoint(parsing: "smtp://u:p@127.0.0.1:2525").password == "p")
     }
 
     @Test(arguments: [
         "http://mail.example.com", "smtp://", "smtps://h?starttls=required", "smtp://h?starttls=yes",
-        "smtp://h?tls=1", "not a url", "mail.example.com:25",
+        "smtp://h?tls=1", "not a url", "mail.example.com:25", "smtp://u:p@mail.example.com:587",
+        "smtp://u:p@mail.example.com:587/?starttls=optional", "smtp://:p@127.0.0.1:25",
     ])
     func endpointRejectsBadURLs(url: String) {
         #expect(throws: MailError.self) { try SMTPEndpoint(parsing: url) }
