@@ -1,1 +1,0 @@
-// LatchCrypto: filled by its issue.

@@ -1,0 +1,31 @@
+import AuthCore
+import Foundation
+
+/// Tokens for links and sessions: 256 bits from OpenSSL's CSPRNG, base64url without padding.
+public struct OpenSSLTokenGenerator: TokenGenerator {
+    /// Random bytes per token (256 bits).
+    public static let tokenByteCount = 32
+    /// Characters per token: 32 bytes in unpadded base64url.
+    public static let tokenLength = 43
+
+    public init() {}
+
+    /// A fresh token. Traps if the CSPRNG fails: a predictable token would be a silent breach, a crash is loud.
+    public func makeToken() -> String {
+        do {
+            return Base64URL.encode(Data(try SecureRandom.bytes(count: Self.tokenByteCount)))
+        } catch {
+            fatalError("cannot make a token: \(error)")
+        }
+    }
+
+    /// SHA-256 of the token's UTF-8 bytes (32 bytes): the form a token is stored and looked up in.
+    public func digest(_ token: String) -> Data {
+        SHA256.hash(token)
+    }
+
+    /// Constant-time byte comparison via `CRYPTO_memcmp`; false for different lengths.
+    public func constantTimeEquals(_ a: Data, _ b: Data) -> Bool {
+        ConstantTime.equals(a, b)
+    }
+}

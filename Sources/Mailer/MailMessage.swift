@@ -1,0 +1,74 @@
+import AuthCore
+import Foundation
+
+/// One mail ready for a transport: envelope, headers and both bodies.
+public struct MailMessage: Sendable, Hashable {
+    public var from: MailAddress
+    public var to: MailAddress
+    public var replyTo: MailAddress?
+    /// Raw subject; sanitized and RFC 2047-encoded when rendered.
+    public var subject: String
+    public var text: String
+    public var html: String
+    /// Angle-bracketed, e.g. from `MessageID.make`.
+    public var messageID: String
+    public var date: Date
+    public var extraHeaders: [MailHeader]
+    /// The link inside the mail, for the dev transport's console line; never sent as a header.
+    public var deepLink: URL?
+
+    public init(
+        from: MailAddress, to: MailAddress, replyTo: MailAddress? = nil, subject: String, text: String, html: String,
+        messageID: String, date: Date, extraHeaders: [MailHeader] = [], deepLink: URL? = nil
+    ) {
+        self.from = from
+        self.to = to
+        self.replyTo = replyTo
+        self.subject = subject
+        self.text = text
+        self.html = html
+        self.messageID = messageID
+        self.date = date
+        self.extraHeaders = extraHeaders
+        self.deepLink = deepLink
+    }
+
+    /// Builds the message for one outbox row. `outboxID` is the row's id: the Message-ID derives from it, so a
+    /// resend carries the same one. Throws `MailError.invalidAddress` for a recipient with control characters
+    /// or any other unusable address.
+    public init(
+        composed: ComposedMail, sender: MailSender, outboxID: String, date: Date, extraHeaders: [MailHeader] = []
+    ) throws(MailError) {
+        let recipient = try MailAddress(composed.recipient, field: "to")
+        let id = MessageID.make(
+            outboxID: outboxID, recipient: composed.recipient, kind: composed.kind, domain: sender.messageIDDomain
+        )
+        self.init(
+            from: sender.from, to: recipient, replyTo: sender.replyTo, subject: composed.subject,
+            text: composed.text, html: composed.html, messageID: id, date: date, extraHeaders: extraHeaders,
+            deepLink: composed.deepLink
+        )
+    }
+
+    /// The top-level header lines (folded, without the final CRLF), shared by the SMTP and file transports.
+    /// Content-Type is left to each transport because it names the MIME boundary.
+    var headerLines: [String] {
+        var fields: [(String, String)] = [
+            ("Date", RFC5322Date.format(date)),
+            ("From", from.headerValue),
+            ("To", to.headerValue),
+        ]
+        if let replyTo { fields.append(("Reply-To", replyTo.headerValue)) }
+        fields += [
+            ("Subject", HeaderText.encode(subject)),
+            ("Message-ID", HeaderText.sanitize(messageID).replacingOccurrences(of: " ", with: "")),
+            ("MIME-Version", "1.0"),
+            // Marks the mail as machine-sent (RFC 3834) so auto-responders do not answer it…
+            ("Auto-Submitted", "auto-generated"),
+            // …and asks Exchange/Outlook not to send out-of-office or read receipts either.
+            ("X-Auto-Response-Suppress", "All"),
+        ]
+        fields += extraHeaders.map { ($0.name, HeaderText.encode($0.value)) }
+        return fields.map { HeaderText.line(name: $0.0, value: $0.1) }
+    }
+}

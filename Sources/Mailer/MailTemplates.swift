@@ -1,0 +1,104 @@
+import AuthCore
+import Foundation
+
+/// The four mails of `MailKind`, in English, for one product.
+public struct MailTemplates: MailComposer {
+    /// The product's name as shown in subjects and bodies (control characters removed).
+    public let productName: String
+    /// Where users can write for help; mentioned in every mail when set.
+    public let supportAddress: String?
+
+    /// `productName` and `supportAddress` are sanitized of control characters here, so even a misconfigured
+    /// name cannot break a subject line or a body's layout.
+    public init(productName: String, supportAddress: String? = nil) {
+        self.productName = HeaderText.sanitize(productName)
+        let support = supportAddress.map(HeaderText.sanitize)
+        self.supportAddress = (support?.isEmpty ?? true) ? nil : support
+    }
+
+    public func compose(_ request: MailRequest) -> ComposedMail {
+        let content = content(for: request)
+        return ComposedMail(
+            kind: request.kind, recipient: request.recipient, subject: content.subject,
+            text: MailBodyRenderer.text(content), html: MailBodyRenderer.html(content), deepLink: request.deepLink
+        )
+    }
+
+    func content(for request: MailRequest) -> MailContent {
+        switch request.kind {
+        case .confirmEmail: confirmEmail(request)
+        case .resetPassword: resetPassword(request)
+        case .signupAttempt: signupAttempt(request)
+        case .passwordChanged: passwordChanged(request)
+        }
+    }
+
+    private func confirmEmail(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Confirm your email for \(productName)", heading: "Confirm your email",
+            intro: ["Thanks for signing up for \(productName). Please confirm that \(request.recipient) is your email address."],
+            actionLabel: "Confirm email",
+            outro: ["If you didn’t create a \(productName) account, you can ignore this email."]
+        )
+    }
+
+    private func resetPassword(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Reset your \(productName) password", heading: "Reset your password",
+            intro: ["Someone asked to reset the password of the \(productName) account for \(request.recipient). "
+                + "If it was you, choose a new password:"],
+            actionLabel: "Reset password",
+            outro: ["If you didn’t ask for this, you can ignore this email: your password stays the same."]
+        )
+    }
+
+    private func signupAttempt(_ request: MailRequest) -> MailContent {
+        let resetHint = request.deepLink == nil
+            ? "If you forgot your password, use “Forgot password?” on the sign-in screen to reset it."
+            : "If you forgot your password, you can reset it:"
+        return mail(
+            request, subject: "You already have a \(productName) account",
+            heading: "Someone tried to sign up with your address",
+            intro: [
+                "Someone just tried to create a new \(productName) account with \(request.recipient). "
+                    + "You already have an account with this address, so no new account was created.",
+                "If it was you, just sign in. \(resetHint)",
+            ],
+            actionLabel: "Reset password",
+            outro: ["If it wasn’t you, you don’t need to do anything: your account has not changed, "
+                + "and nobody can sign in without your password."]
+        )
+    }
+
+    private func passwordChanged(_ request: MailRequest) -> MailContent {
+        let howToReset = request.deepLink == nil
+            ? "reset it right away with “Forgot password?” on the sign-in screen"
+            : "reset it right away"
+        let contact = supportAddress == nil ? "" : " and let us know"
+        return mail(
+            request, subject: "Your \(productName) password was changed", heading: "Your password was changed",
+            intro: [
+                "The password of the \(productName) account for \(request.recipient) was just changed.",
+                "If it was you, you don’t need to do anything.",
+                "If it wasn’t you, someone else may know your password: \(howToReset)\(contact).",
+            ],
+            actionLabel: "Reset password", outro: []
+        )
+    }
+
+    /// Shared assembly: the action only when the request has a link, the expiry only when it has a lifetime.
+    private func mail(
+        _ request: MailRequest, subject: String, heading: String, intro: [String], actionLabel: String,
+        outro: [String]
+    ) -> MailContent {
+        MailContent(
+            subject: subject, heading: heading, intro: intro,
+            action: request.deepLink.map { MailContent.Action(label: actionLabel, link: $0) },
+            expiry: request.deepLink == nil ? nil : request.linkLifetime.map {
+                "This link expires in \(LinkLifetimeWording.describe($0))."
+            },
+            outro: outro, supportAddress: supportAddress,
+            footer: "\(productName) sent this automatic message to \(request.recipient)."
+        )
+    }
+}

@@ -1,1 +1,0 @@
-// Mailer: filled by its issue.

@@ -1,0 +1,25 @@
+import Foundation
+import LatchCrypto
+import Testing
+
+@Suite struct Base64URLTests {
+    @Test func encodesWithURLAlphabetAndNoPadding() {
+        #expect(Base64URL.encode(Data([0xfb, 0xff, 0xfe])) == "-__-")
+        #expect(Base64URL.encode(Data([0x66])) == "Zg")
+        #expect(Base64URL.encode(Data()) == "")
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 31, 32, 33])
+    func roundTrips(count: Int) throws {
+        let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) })
+        #expect(try #require(Base64URL.decode(Base64URL.encode(data))) == data)
+    }
+
+    @Test func rejectsForeignCharactersAndImpossibleLengths() {
+        #expect(Base64URL.decode("ab+c") == nil)
+        #expect(Base64URL.decode("ab/c") == nil)
+        #expect(Base64URL.decode("Zg==") == nil)
+        #expect(Base64URL.decode("abcde") == nil)
+        #expect(Base64URL.decode("ab c") == nil)
+    }
+}
