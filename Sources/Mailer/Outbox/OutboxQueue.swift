@@ -1,0 +1,59 @@
+import AuthCore
+import Foundation
+
+/// One queued mail, as claimed from the outbox.
+public struct OutboxItem: Sendable, Hashable {
+    public var id: Int64
+    public var kind: MailKind
+    public var recipient: String
+    public var subject: String
+    public var text: String
+    public var html: String
+    public var deepLink: URL?
+    /// Attempts made before this one.
+    public var attempts: Int
+    public var createdAt: Date
+
+    public init(
+        id: Int64, kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?,
+        attempts: Int, createdAt: Date
+    ) {
+        self.id = id
+        self.kind = kind
+        self.recipient = recipient
+        self.subject = subject
+        self.text = text
+        self.html = html
+        self.deepLink = deepLink
+        self.attempts = attempts
+        self.createdAt = createdAt
+    }
+
+    /// The mail as AuthCore composed it.
+    public var composed: ComposedMail {
+        ComposedMail(kind: kind, recipient: recipient, subject: subject, text: text, html: html, deepLink: deepLink)
+    }
+}
+
+/// The outbox table, as the worker sees it. Implemented on PostgreSQL in LatchStore.
+///
+/// Claiming is a lease, not a lock held while sending: `claimDue` pushes each claimed row's `next_attempt_at` to
+/// `leaseUntil` in the same statement that selects it (`FOR UPDATE SKIP LOCKED`), so concurrent workers and daemons
+/// never claim the same row, and a worker that dies mid-send gives its rows back when the lease runs out.
+public protocol OutboxQueue: Sendable {
+    /// Up to `limit` unsent, unfailed rows whose `next_attempt_at <= now`, oldest first, leased until `leaseUntil`.
+    func claimDue(limit: Int, now: Date, leaseUntil: Date) throws -> [OutboxItem]
+
+    /// Marks the row sent and scrubs what held a secret (subject, bodies and link; recipient, kind, timestamps stay).
+    func markSent(id: Int64, at: Date) throws
+
+    /// Records a failed attempt: increments `attempts`, stores `error`, and either schedules the next attempt at
+    /// `retryAt` or, when `retryAt` is nil, marks the row failed for good (and scrubs it as `markSent` does).
+    func recordFailure(id: Int64, error: String, retryAt: Date?, at: Date) throws
+}
+
+/// Wakes the outbox worker when a mail is queued (PostgreSQL LISTEN/NOTIFY in LatchStore).
+public protocol OutboxWakeup: Sendable {
+    /// Blocks until a mail may have been queued or `timeout` passes; returns whether a notification arrived.
+    func wait(timeout: Duration) -> Bool
+}
