@@ -10,7 +10,9 @@ final class RequestState {
     var method = ""
     var clientAddress = ""
     var body: [UInt8] = []
-    var rejected = false
+    /// The body went over `maxBodyBytes`; the request is answered with 413.
+    var overLimit = false
+    var discardedBytes = 0
     var status = 0
     var offload: OffloadSlot?
 

@@ -41,7 +41,7 @@ final class ServerContext: Sendable {
             state.clientAddress = connection.clientAddress
             if let length = connection.contentLength, length > UInt64(maxBodyBytes) {
                 // Answering on the first call makes MHD close the connection without
-                // reading the body, which is exactly what an oversized upload deserves.
+                // reading the body, which is what an oversized upload deserves.
                 return reject(connection, state)
             }
             // Answering here would cost keep-alive (MHD adds `Connection: close`).
@@ -50,8 +50,9 @@ final class ServerContext: Sendable {
         if uploadSize.pointee > 0 {
             return accumulate(connection, state, upload: upload, uploadSize: uploadSize)
         }
-        if state.rejected {
-            return MHD_Result.YES
+        if state.overLimit {
+            // A chunked body went over the limit; its rest was read and dropped.
+            return state.status == 0 ? reject(connection, state) : MHD_Result.YES
         }
         if let slot = state.offload {
             guard let response = slot.takeResponse() else { return MHD_Result.YES }
@@ -88,14 +89,16 @@ final class ServerContext: Sendable {
     ) -> MHD_Result {
         let size = uploadSize.pointee
         uploadSize.pointee = 0
-        if state.rejected {
-            return MHD_Result.YES
-        }
-        guard state.body.count + size <= maxBodyBytes else {
-            // Chunked uploads have no Content-Length: the limit is enforced as bytes arrive,
-            // and nothing more is kept.
+        if !state.overLimit, state.body.count + size > maxBodyBytes {
+            // Chunked uploads have no Content-Length, so the limit bites as bytes arrive.
+            // MHD accepts a response only once the body is complete: drop the rest
+            // unbuffered, answer 413 at the end, and cut off a client that keeps sending.
+            state.overLimit = true
             state.body = []
-            return reject(connection, state)
+        }
+        if state.overLimit {
+            state.discardedBytes += size
+            return state.discardedBytes > maxBodyBytes ? MHD_Result.NO : MHD_Result.YES
         }
         if let upload {
             state.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: size))
@@ -104,7 +107,7 @@ final class ServerContext: Sendable {
     }
 
     private func reject(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
-        state.rejected = true
+        state.overLimit = true
         let response = HTTPResponse.error(
             status: .payloadTooLarge, code: "payload_too_large",
             message: "request body exceeds \(maxBodyBytes) bytes")
