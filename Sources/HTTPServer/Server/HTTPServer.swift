@@ -58,6 +58,11 @@ public final class HTTPServer: Sendable {
         lifecycle.withLock { if case .running(_, let port) = $0 { port } else { 0 } }
     }
 
+    /// True once `stop()` has begun: e.g. for a readiness probe to fail while draining.
+    public var isStopping: Bool {
+        context.draining.load(ordering: .relaxed)
+    }
+
     /// Binds and starts serving.
     /// - Throws: `HTTPServerError`, e.g. `.bindFailed` when the port is in use.
     public func start() throws(HTTPServerError) {
@@ -80,15 +85,23 @@ public final class HTTPServer: Sendable {
         guard let daemon else { return }
         context.draining.store(true, ordering: .relaxed)
         let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-        let deadline = ContinuousClock.now + timeout
-        while context.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
-            usleep(2_000)
+        waitForInFlight(upTo: timeout)
+        // Still-offloaded requests get a 503; MHD needs a moment to send it, since
+        // MHD_stop_daemon closes resumed connections without calling the handler.
+        if context.abandonSuspended() > 0 {
+            waitForInFlight(upTo: .milliseconds(200))
         }
-        context.abandonSuspended()
         MHD_stop_daemon(daemon.pointer)
         // MHD leaves the quiesced socket to the caller, to close only after the stop.
         if listenSocket >= 0 {
             close(listenSocket)
+        }
+    }
+
+    private func waitForInFlight(upTo timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        while context.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            usleep(2_000)
         }
     }
 

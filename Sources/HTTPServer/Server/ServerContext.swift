@@ -76,11 +76,12 @@ final class ServerContext: Sendable {
     }
 
     /// Resumes every still-suspended connection with a 503, before MHD is stopped.
-    func abandonSuspended() {
+    /// Returns how many it resumed.
+    func abandonSuspended() -> Int {
         let slots = suspended.withLock { Array($0.values) }
-        for slot in slots {
-            slot.resume(with: .error(status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down"))
-        }
+        let response = HTTPResponse.error(
+            status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down")
+        return slots.filter { $0.resume(with: response) }.count
     }
 
     private func accumulate(

@@ -44,12 +44,13 @@ public final class WorkerPool: Sendable {
         self.queueCapacity = max(0, queueCapacity)
         for index in 0..<threadCount {
             finished.enter()
-            let thread = Thread { [self] in
+            Thread { [self] in
+                // Named from inside: on Linux a name set before start() is not applied,
+                // and named threads are what `top -H` and debuggers show.
+                Thread.current.name = "\(name)-\(index)"
                 runLoop()
                 finished.leave()
-            }
-            thread.name = "\(name)-\(index)"
-            thread.start()
+            }.start()
         }
     }
 

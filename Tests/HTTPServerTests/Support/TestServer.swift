@@ -78,6 +78,8 @@ final class Background<Value: Sendable>: Sendable {
         }.start()
     }
 
+    var isFinished: Bool { result.value != nil }
+
     func wait() throws -> Value? {
         guard done.wait(timeout: .now() + 20) == .success else { return nil }
         return try result.value?.get()
