@@ -4,10 +4,11 @@
 /// and invalid UTF-8 is repaired, so decoding never fails on hostile input.
 enum PercentDecoding {
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool) -> String {
-        let utf8 = Array(text.utf8)
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+        // Most paths hold nothing to decode: check before copying any bytes.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
+        let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = 0
