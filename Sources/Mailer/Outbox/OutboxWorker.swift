@@ -22,6 +22,7 @@ public final class OutboxWorker: Sendable {
     private let stopSignal = OutboxStopSignal()
     private let running = DispatchGroup()
     private let phase = Mutex(Phase.ready)
+    private let log: Logger
 
     /// - Parameters:
     ///   - queue: the outbox table; called from every worker thread at once.
@@ -37,6 +38,7 @@ public final class OutboxWorker: Sendable {
     ) {
         self.configuration = configuration
         self.metrics = metrics
+        self.log = log
         let delivery = OutboxDelivery(
             queue: queue, transport: transport, sender: sender, clock: clock, retry: configuration.retry,
             storeErrorPause: configuration.storeErrorPause, stopSignal: stopSignal, metrics: metrics, log: log
@@ -73,8 +75,15 @@ public final class OutboxWorker: Sendable {
     /// back to the queue when their lease ends. Returns whether all threads exited in time. Safe to call twice.
     @discardableResult
     public func stop(timeout: Duration) -> Bool {
-        phase.withLock { $0 = .stopped }
+        let wasRunning = phase.withLock { phase -> Bool in
+            defer { phase = .stopped }
+            return phase == .running
+        }
         stopSignal.stop()
-        return running.wait(timeout: .now() + max(timeout.timeInterval, 0)) == .success
+        if wasRunning { log("outbox worker stopping", ["threads": String(loops.count)]) }
+        // A second call waits again; a worker never started has nothing in the group and returns at once.
+        let exited = running.wait(timeout: .now() + max(timeout.timeInterval, 0)) == .success
+        if !exited { log("outbox worker threads still busy at stop timeout", [:]) }
+        return exited
     }
 }
