@@ -25,7 +25,9 @@ struct ClientInfoResolver: Sendable {
     /// The last entry over every `X-Forwarded-For` field (a proxy may add a field instead of extending one),
     /// if it is a literal IP address; otherwise nil, and the peer address is used.
     static func lastForwardedAddress(_ headers: HTTPHeaders) -> String? {
-        let entries = headers.values(for: "X-Forwarded-For").flatMap { $0.split(separator: ",") }
+        // Empty entries are kept: a trailing comma must not promote the entry before it.
+        let entries = headers.values(for: "X-Forwarded-For")
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
         guard var last = entries.last?.trimmingCharacters(in: .whitespaces) else { return nil }
         if last.hasPrefix("["), last.hasSuffix("]") {
             last = String(last.dropFirst().dropLast())

@@ -21,12 +21,18 @@ struct DurationHistogram: Hashable, Sendable {
         var cumulative = 0
         for (bound, bucket) in zip(Self.bounds, bucketCounts) {
             cumulative += bucket
-            samples.append(MetricSample(suffix: "_bucket", labels: labels.merging(["le": PrometheusText.formatValue(bound)]) { $1 },
+            samples.append(MetricSample(suffix: "_bucket", labels: with(le: PrometheusText.formatValue(bound), labels),
                                         value: Double(cumulative)))
         }
-        samples.append(MetricSample(suffix: "_bucket", labels: labels.merging(["le": "+Inf"]) { $1 }, value: Double(count)))
+        samples.append(MetricSample(suffix: "_bucket", labels: with(le: "+Inf", labels), value: Double(count)))
         samples.append(MetricSample(suffix: "_sum", labels: labels, value: sum))
         samples.append(MetricSample(suffix: "_count", labels: labels, value: Double(count)))
         return samples
+    }
+
+    private func with(le bound: String, _ labels: [String: String]) -> [String: String] {
+        var labels = labels
+        labels["le"] = bound
+        return labels
     }
 }

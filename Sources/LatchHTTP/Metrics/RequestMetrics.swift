@@ -55,7 +55,8 @@ public final class RequestMetrics: Sendable {
     public func families() -> [MetricFamily] {
         let (counts, durations) = state.withLock { ($0.counts, $0.durations) }
         let countSamples = counts
-            .sorted { ($0.key.route, $0.key.method, $0.key.statusClass) < ($1.key.route, $1.key.method, $1.key.statusClass) }
+            .sorted { ($0.key.route, $0.key.method, $0.key.statusClass)
+                < ($1.key.route, $1.key.method, $1.key.statusClass) }
             .map { MetricSample(labels: ["method": $0.key.method, "route": $0.key.route, "status": $0.key.statusClass],
                                 value: Double($0.value)) }
         let durationSamples = durations

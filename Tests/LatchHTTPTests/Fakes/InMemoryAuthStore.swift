@@ -95,7 +95,8 @@ final class InMemoryAuthStore: AuthStore, Sendable {
         try locked { state in
             guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
             if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
-            Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials), into: &state)
+            let session = NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials)
+            Self.insert(session, into: &state)
             return state.users[userID]
         }
     }

@@ -71,12 +71,16 @@ final class APIHarness: Sendable {
 
     /// The token in the last mail of `kind` to `email`, read from its link's query.
     func mailedToken(_ kind: MailKind, to email: String) -> String? {
-        guard let link = store.mails.last(where: { $0.kind == kind && $0.recipient == email })?.deepLink else { return nil }
-        return URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value
+        guard let link = store.mails.last(where: { $0.kind == kind && $0.recipient == email })?.deepLink,
+              let items = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems
+        else { return nil }
+        return items.first { $0.name == "token" }?.value
     }
 
     /// Signs up and confirms `email`, returning the session body of `/v1/confirm`.
-    func confirmedSession(email: String = "ada@example.com", password: String = "correct horse") throws -> [String: Any] {
+    func confirmedSession(
+        email: String = "ada@example.com", password: String = "correct horse"
+    ) throws -> [String: Any] {
         let signUp = post("/v1/signup", #"{"email":"\#(email)","password":"\#(password)"}"#)
         guard signUp.status == .accepted, let token = mailedToken(.confirmEmail, to: email) else {
             throw HarnessError.setupFailed("signup \(signUp.status)")
