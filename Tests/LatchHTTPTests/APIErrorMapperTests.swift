@@ -88,6 +88,14 @@ import Testing
         }
     }
 
+    @Test func httpErrorsKeepTheirHeader() {
+        let error = HTTPError(status: .tooManyRequests, code: "slow_down", message: "m",
+                              header: HTTPHeaders.Field(name: "Retry-After", value: "9"))
+        let response = APIErrorMapper.response(for: error)
+        #expect(response.status == .tooManyRequests)
+        #expect(response.headers["Retry-After"] == "9")
+    }
+
     @Test func bearerChallenges() {
         #expect(APIErrorMapper.response(for: APIError.missingToken).headers["WWW-Authenticate"] == "Bearer")
         #expect(APIErrorMapper.response(for: APIError.malformedToken).headers["WWW-Authenticate"]

@@ -14,7 +14,9 @@ public enum APIErrorMapper {
 
     /// The answer for `error` as a ready response (JSON body, `Retry-After`, `WWW-Authenticate`).
     public static func response(for error: any Error) -> HTTPResponse {
-        response(for: describe(error))
+        // A handler's own HTTPError already is an answer, with its extra header.
+        if let error = error as? HTTPError { return error.response }
+        return response(for: describe(error))
     }
 
     /// The answer for an already described error.
