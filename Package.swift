@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer"]),
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
         .testTarget(
             name: "LatchIntegrationTests",
