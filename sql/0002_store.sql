@@ -30,9 +30,11 @@ ALTER TABLE outbox ADD CONSTRAINT outbox_pending_has_content
            OR (subject IS NOT NULL AND text_body IS NOT NULL AND html_body IS NOT NULL));
 
 -- Leases: a claim moves next_attempt_at to the lease's end, which alone cannot tell an in-flight mail from one
--- waiting for its retry. last_claimed_at records the claim, so an operator (latchctl) sees leased rows and rows
--- whose worker died mid-send (claimed, lease over, attempts unchanged).
-ALTER TABLE outbox ADD COLUMN last_claimed_at timestamptz;
+-- waiting for its retry. claimed_at is set by the claim and cleared when the attempt's failure is recorded (it
+-- stays on sent rows): claimed_at set with next_attempt_at ahead is a lease in flight, which an operator's retry
+-- must not cut short (the mail would go out twice); claimed_at set with the lease over is a worker that died
+-- mid-send.
+ALTER TABLE outbox ADD COLUMN claimed_at timestamptz;
 -- The claim orders by (next_attempt_at, id) for a stable oldest-first order among equal times: index both, so
 -- the claim reads the first rows of the index and stops.
 DROP INDEX outbox_due;

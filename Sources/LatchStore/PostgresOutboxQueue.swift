@@ -20,7 +20,7 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
     /// claimer whose lock was skipped therefore never sees the same row, and after commit the row is no longer
     /// due. RETURNING gives no order, so the rows are sorted by id (insertion order) after.
     private static let leaseDueMail = """
-        UPDATE outbox SET next_attempt_at = $3, last_claimed_at = $2
+        UPDATE outbox SET next_attempt_at = $3, claimed_at = $2
         WHERE id IN (
             SELECT id FROM outbox
             WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $2
@@ -63,10 +63,12 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
     }
 
     /// With a retry time ($3) the row waits for it; without one it is abandoned (`failed_at`) and scrubbed like a
-    /// sent row, since no one will send it. A row already sent is left alone.
+    /// sent row, since no one will send it. Either way the attempt is over, so `claimed_at` is cleared (the row is
+    /// no longer in flight). A row already sent is left alone.
     private static let recordMailFailure = """
         UPDATE outbox SET
             attempts = attempts + 1,
+            claimed_at = NULL,
             last_error = $2::text,
             next_attempt_at = COALESCE($3, next_attempt_at),
             failed_at = CASE WHEN $3 IS NULL THEN $4 END,
