@@ -1,0 +1,37 @@
+extension PostgresPool {
+    /// How a pool connects and how far it grows.
+    public struct Configuration: Sendable {
+        /// libpq connection URI used for every connection.
+        public var url: String
+        /// Upper bound on open connections; they are opened lazily, on demand.
+        public var maxConnections: Int
+        /// How long a caller waits for a free connection before `PostgresError.poolTimeout`.
+        public var acquireTimeout: Duration
+        /// Prepared statements kept per connection (see `PostgresConnection.init`).
+        public var statementCacheCapacity: Int
+
+        /// - Parameters:
+        ///   - url: libpq connection URI.
+        ///   - maxConnections: at least 1; size it to the threads that query concurrently.
+        ///   - acquireTimeout: wait for a free connection, default 10 s.
+        public init(
+            url: String, maxConnections: Int = 10, acquireTimeout: Duration = .seconds(10),
+            statementCacheCapacity: Int = 256
+        ) {
+            self.url = url
+            self.maxConnections = max(1, maxConnections)
+            self.acquireTimeout = acquireTimeout
+            self.statementCacheCapacity = statementCacheCapacity
+        }
+    }
+
+    /// A snapshot of the pool, e.g. for metrics.
+    public struct Statistics: Sendable, Equatable {
+        /// Connections currently open (idle + in use).
+        public var open: Int
+        /// Open connections waiting in the pool.
+        public var idle: Int
+        /// The configured maximum.
+        public var maxConnections: Int
+    }
+}

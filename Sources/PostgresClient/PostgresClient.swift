@@ -1,1 +1,0 @@
-// PostgresClient: filled by its issue.
