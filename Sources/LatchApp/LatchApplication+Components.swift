@@ -1,0 +1,106 @@
+import AuthCore
+import Foundation
+import LatchConfig
+import HTTPServer
+import LatchCrypto
+import LatchHTTP
+import LatchStore
+import Mailer
+import PostgresClient
+
+extension LatchApplication {
+    /// Settings whose full validation needs a component (mail addresses, SMTP URLs, Argon2 bounds) are checked
+    /// here, at start, and reported like every other configuration error: naming the variable.
+    static func argon2Parameters(_ setting: LatchConfiguration.Argon2Setting) throws -> Argon2Parameters {
+        do {
+            return try Argon2Parameters(
+                memoryKiB: setting.memoryKiB, iterations: setting.iterations, parallelism: setting.parallelism)
+        } catch {
+            throw ConfigurationError(variable: "LATCH_ARGON2_*", problem: String(describing: error))
+        }
+    }
+
+    static func mailSender(_ configuration: LatchConfiguration) throws -> MailSender {
+        do {
+            return MailSender(from: try MailAddress(parsing: configuration.mailFrom))
+        } catch {
+            throw ConfigurationError(variable: "LATCH_MAIL_FROM", problem: String(describing: error))
+        }
+    }
+
+    static func mailTransport(_ configuration: LatchConfiguration) throws -> any MailTransport {
+        switch configuration.mailTransport {
+        case .smtp(let url):
+            do {
+                return try SMTPTransport(url: url.absoluteString)
+            } catch {
+                throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: String(describing: error))
+            }
+        case .files(let directory):
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Development only: the console line holds the link, so a newcomer can click through the flow.
+            return FileMailTransport(directory: URL(fileURLWithPath: directory)) { line in
+                print(line)
+                fflush(nil)
+            }
+        }
+    }
+
+    static func makeOutboxWorker(
+        configuration: LatchConfiguration, pool: PostgresPool, transport: any MailTransport, sender: MailSender,
+        clock: any WallClock, log: LogWriter
+    ) throws -> (OutboxWorker?, PostgresOutboxWakeup?) {
+        let settings = configuration.outbox
+        guard settings.workers > 0 else { return (nil, nil) }
+        let wakeup = try PostgresOutboxWakeup(url: configuration.databaseURL)
+        let workerConfiguration = OutboxWorkerConfiguration(
+            workerCount: settings.workers,
+            pollInterval: .seconds(settings.pollInterval),
+            retry: RetryPolicy(
+                maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)))
+        if let problem = workerConfiguration.problems.first {
+            throw ConfigurationError(variable: "LATCH_OUTBOX_*", problem: problem)
+        }
+        let worker = OutboxWorker(
+            queue: PostgresOutboxQueue(pool: pool), wakeup: wakeup, transport: transport, sender: sender, clock: clock,
+            configuration: workerConfiguration,
+            log: { message, fields in log.log(message, fields.mapValues { .string($0) }) })
+        return (worker, wakeup)
+    }
+
+    static func makeAPI(
+        service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?, trustProxy: Bool,
+        log: LogWriter
+    ) -> LatchAPI {
+        LatchAPI(
+            auth: service, hashingPool: hashPool,
+            isReady: { (try? pool.query("SELECT 1")) != nil },
+            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox) },
+            trustProxy: trustProxy,
+            errorReporter: { route, error in
+                // Store errors carry SQL state and server messages, never parameters: safe to log.
+                log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
+            })
+    }
+
+    /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
+    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?) -> [MetricFamily] {
+        let statistics = pool.statistics
+        var families: [MetricFamily] = [
+            .single(name: "latch_db_connections_open", help: "PostgreSQL connections open", kind: .gauge,
+                    value: Double(statistics.open)),
+            .single(name: "latch_db_connections_idle", help: "PostgreSQL connections idle in the pool", kind: .gauge,
+                    value: Double(statistics.idle)),
+        ]
+        if let outbox {
+            families += [
+                .single(name: "latch_outbox_sent_total", help: "mails sent", kind: .counter, value: Double(outbox.sent)),
+                .single(name: "latch_outbox_failed_attempts_total", help: "failed send attempts", kind: .counter,
+                        value: Double(outbox.failedAttempts)),
+                .single(name: "latch_outbox_given_up_total", help: "mails given up after the last attempt", kind: .counter,
+                        value: Double(outbox.givenUp)),
+            ]
+        }
+        return families
+    }
+}

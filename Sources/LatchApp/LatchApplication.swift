@@ -1,0 +1,107 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+import HTTPServer
+import LatchConfig
+import LatchCrypto
+import LatchHTTP
+import LatchStore
+import Mailer
+import PostgresClient
+
+/// latchd, assembled: configuration in, a running HTTP server and outbox worker out.
+///
+/// Built once at start, in dependency order (pool -> migrations -> store -> service -> routes -> server), so
+/// integration tests run exactly the daemon's wiring in-process. Holds no state of its own: everything that
+/// must survive or be shared between instances lives in PostgreSQL.
+public final class LatchApplication: Sendable {
+    public let configuration: LatchConfiguration
+    public let pool: PostgresPool
+    public let service: AuthService
+    private let server: HTTPServer
+    private let hashPool: WorkerPool
+    private let outboxWorker: OutboxWorker?
+    private let outboxWakeup: PostgresOutboxWakeup?
+    private let log: LogWriter
+
+    /// Validates the settings that need a component, connects, applies pending migrations and builds every
+    /// component. Nothing listens until `start()`.
+    public init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock = SystemClock()) throws {
+        self.configuration = configuration
+        self.log = log
+        // Configuration errors first, before touching the database, so they exit with code 2 straight away.
+        let argon2 = try Self.argon2Parameters(configuration.argon2)
+        let sender = try Self.mailSender(configuration)
+        let transport = try Self.mailTransport(configuration)
+
+        pool = PostgresPool(configuration: .init(url: configuration.databaseURL, maxConnections: configuration.databasePoolSize))
+        let applied = try Self.migrate(pool: pool, directory: configuration.migrationsDirectory, log: log)
+        if !applied.isEmpty {
+            log.log("migrations applied", ["files": .string(applied.map(\.fileName).joined(separator: ","))])
+        }
+
+        service = try AuthService(
+            configuration: configuration.auth,
+            ports: AuthPorts(
+                store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: argon2),
+                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
+                composer: MailTemplates(productName: configuration.productName)))
+
+        hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096)
+        (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
+            configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
+
+        let api = Self.makeAPI(
+            service: service, hashPool: hashPool, pool: pool, outbox: outboxWorker?.metrics,
+            trustProxy: configuration.trustProxy, log: log)
+        var router = Router()
+        api.register(on: &router)
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: configuration.listen.host, port: Int(configuration.listen.port),
+                threadCount: configuration.threads,
+                connectionTimeoutSeconds: Int(configuration.connectionTimeout),
+                maxConnectionsPerIP: configuration.perIPConnectionLimit),
+            responder: router,
+            onRequestCompleted: { entry in
+                api.recordCompletedRequest(entry)
+                log.log("request", [
+                    "method": .string(entry.method), "path": .string(entry.path), "status": .int(entry.status),
+                    "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
+                ])
+            })
+    }
+
+    /// The port the server is bound to (useful with port 0).
+    public var port: Int { server.port }
+
+    public func start() throws {
+        try server.start()
+        outboxWorker?.start()
+    }
+
+    /// Stops accepting requests, lets in-flight ones finish, then lets the outbox worker finish the mail in hand.
+    public func stop() {
+        server.stop(timeout: .seconds(10))
+        hashPool.shutdown()
+        outboxWorker?.stop(timeout: .seconds(30))
+        outboxWakeup?.listener.close()
+        pool.close()
+    }
+
+    /// Applies migrations, retrying for a while when the database is not up yet (containers start together).
+    private static func migrate(pool: PostgresPool, directory: String, log: LogWriter) throws -> [Migration] {
+        let migrator = Migrator(pool: pool, directory: URL(fileURLWithPath: directory))
+        var delay = 0.25
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try migrator.migrate()
+            } catch let error as PostgresError where error.isConnectionFailure && Date() < deadline {
+                log.log("database not reachable yet, retrying", ["error": .string(String(describing: error))])
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 4)
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Rows deleted by `PostgresAdminStore.purge`, per table.
+public struct PurgeResult: Hashable, Sendable {
+    /// Confirm and reset tokens expired or used before the cutoff.
+    public var tokens: Int
+    /// Sessions revoked, or whose refresh token expired, before the cutoff.
+    public var sessions: Int
+    /// Refresh tokens expired or revoked before the cutoff, and those of purged sessions.
+    public var refreshTokens: Int
+    /// Outbox rows sent or given up before the cutoff.
+    public var mail: Int
+    /// Rate-limit windows that started before the cutoff.
+    public var rateLimitWindows: Int
+    /// Sign-in failure counters last bumped before the cutoff.
+    public var signInFailures: Int
+
+    public init(tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int) {
+        self.tokens = tokens
+        self.sessions = sessions
+        self.refreshTokens = refreshTokens
+        self.mail = mail
+        self.rateLimitWindows = rateLimitWindows
+        self.signInFailures = signInFailures
+    }
+
+    /// Every row deleted.
+    public var total: Int { tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures }
+}

@@ -1,1 +1,0 @@
-// LatchStore: filled by its issue.

@@ -1,0 +1,30 @@
+import AuthCore
+import Foundation
+import PostgresClient
+
+/// Every AuthCore store port (`AuthStore`) on one PostgreSQL pool.
+///
+/// Each port method is one transaction, and most are one statement (CTEs carry the dependent writes), so the hot
+/// paths cost one round trip: bearer lookup, confirm, refresh, reset, token issue. Every value travels as a bound
+/// parameter; no SQL text is ever built from input (DESIGN.md §6.6). Times come from AuthCore (`now`/`at`), never
+/// from the server's `now()`, so TTLs and windows follow the injected clock.
+///
+/// Every insert into `outbox` also runs `pg_notify(outboxChannel, '')` in its transaction, so a worker blocked in
+/// `PostgresOutboxWakeup.wait` wakes when the mail commits.
+public struct PostgresAuthStore: AuthStore, Sendable {
+    /// The channel latchd's outbox worker LISTENs on unless configured otherwise.
+    public static let defaultOutboxChannel = "latch_outbox"
+
+    /// Where every query runs.
+    public let pool: PostgresPool
+    /// The NOTIFY channel that announces new outbox rows.
+    public let outboxChannel: String
+
+    /// - Parameters:
+    ///   - pool: a pool on a database migrated with the project's `sql/`.
+    ///   - outboxChannel: the channel notified for every queued mail (the same one `PostgresOutboxWakeup` listens on).
+    public init(pool: PostgresPool, outboxChannel: String = PostgresAuthStore.defaultOutboxChannel) {
+        self.pool = pool
+        self.outboxChannel = outboxChannel
+    }
+}

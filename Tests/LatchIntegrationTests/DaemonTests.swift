@@ -1,0 +1,107 @@
+import Foundation
+import LatchTestSupport
+import Testing
+
+/// The `latchd` binary as operators run it: configuration errors, health, readiness, request logs, signals.
+@Suite(.serialized) struct DaemonTests {
+    /// Starts latchd on an ephemeral port and returns it with the port it logged.
+    func startDaemon(databaseURL: String, extra: [String: String] = [:]) throws -> (DaemonProcess, Int) {
+        let mail = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-mail-\(UUID().uuidString)")
+        var environment = [
+            "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_MAIL_DIR": mail.path,
+            "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
+        ]
+        environment.merge(extra) { $1 }
+        let daemon = try DaemonProcess("latchd", environment: environment)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, daemon.process.isRunning {
+            if let port = Self.loggedPort(daemon.standardError) { return (daemon, port) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        daemon.wait(timeout: 1)
+        throw DaemonError.didNotStart(daemon.standardError)
+    }
+
+    enum DaemonError: Error { case didNotStart(String) }
+
+    static func loggedPort(_ log: String) -> Int? {
+        for line in log.split(separator: "\n") where line.contains("\"latchd listening\"") {
+            guard let data = line.data(using: .utf8),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let address = object["address"] as? String,
+                  let port = address.split(separator: ":").last.flatMap({ Int($0) }) else { continue }
+            return port
+        }
+        return nil
+    }
+
+    static func jsonLines(_ log: String) -> [[String: Any]] {
+        log.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    @Test func healthAndReadinessAnswerAndEveryRequestIsLoggedWithoutItsQuery() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let (daemon, port) = try startDaemon(databaseURL: database.url)
+        let client = try HTTPTestClient(port: port)
+        #expect(try client.send("GET", "/healthz").status == 200)
+        #expect(try client.send("GET", "/readyz").status == 200)
+        #expect(try client.send("GET", "/confirmAuth-nope?token=SECRET-IN-QUERY").status == 404)
+        client.close()
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.wait() == 0)
+        let lines = Self.jsonLines(daemon.standardError)
+        let requests = lines.filter { $0["msg"] as? String == "request" }
+        #expect(requests.contains { $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 })
+        #expect(requests.allSatisfy { $0["method"] != nil && $0["duration_us"] is Int })
+        #expect(!daemon.standardError.contains("SECRET-IN-QUERY"), "query strings may hold tokens and are never logged")
+        #expect(lines.contains { $0["msg"] as? String == "stopped" })
+    }
+
+    @Test func readinessFollowsTheDatabase() throws {
+        let cluster = try TestCluster.start()
+        defer { cluster.destroy() }
+        let (daemon, port) = try startDaemon(databaseURL: cluster.url)
+        defer { daemon.signal(SIGTERM); daemon.wait() }
+        #expect(DaemonProcess.waitFor(port: port, path: "/readyz", status: 200))
+
+        try cluster.stop()
+        #expect(DaemonProcess.waitFor(port: port, path: "/readyz", status: 503), "readyz reports a stopped database")
+        #expect(DaemonProcess.waitFor(port: port, path: "/healthz", status: 200), "the process itself is alive")
+
+        try cluster.start()
+        #expect(DaemonProcess.waitFor(port: port, path: "/readyz", status: 200), "the pool reconnects by itself")
+    }
+
+    @Test(arguments: [
+        ("LATCH_LISTEN", "not-an-address"),
+        ("LATCH_RESET_TTL", "soon"),
+        ("LATCH_MAIL_FROM", "Latch <not an address>"),
+        ("LATCH_ARGON2_MEMORY_KIB", "4"),
+    ])
+    func invalidConfigurationExitsWithCodeTwoNamingTheVariable(name: String, value: String) throws {
+        let daemon = try DaemonProcess("latchd", environment: [
+            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused", name: value,
+        ])
+        #expect(daemon.wait() == 2)
+        #expect(daemon.standardError.contains(name.replacingOccurrences(of: "MEMORY_KIB", with: "")))
+    }
+
+    @Test func missingDatabaseURLExitsWithCodeTwo() throws {
+        let daemon = try DaemonProcess("latchd", environment: ["LATCH_MAIL_DIR": "/tmp/latch-unused"])
+        #expect(daemon.wait() == 2)
+        #expect(daemon.standardError.contains("DATABASE_URL"))
+    }
+
+    @Test func sigintStopsCleanly() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let (daemon, port) = try startDaemon(databaseURL: database.url)
+        #expect(DaemonProcess.waitFor(port: port))
+        daemon.signal(SIGINT)
+        #expect(daemon.wait() == 0)
+    }
+}

@@ -1,0 +1,97 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+import LatchApp
+import LatchConfig
+import LatchTestSupport
+import PostgresClient
+
+/// latchd's real assembly (`LatchApplication`) running in-process on 127.0.0.1 with an ephemeral port, against a
+/// fresh, migrated database of its own. Mail goes to a temporary directory unless the test gives an SMTP URL.
+///
+/// Outbox workers are off by default so tests can read each mail's link from its outbox row before a worker
+/// sends (and scrubs) it; mail-delivery tests turn them on.
+final class TestApp: @unchecked Sendable {
+    let database: TestDatabase
+    let application: LatchApplication
+    let mailDirectory: URL
+    /// A pool of the test's own for reading and arranging rows.
+    let pool: PostgresPool
+    let parser: DeepLinkParser
+
+    static let linkBase = "https://links.example.test"
+
+    /// - Parameter environment: extra or overriding variables (e.g. tight rate limits, `LATCH_OUTBOX_WORKERS`).
+    init(environment: [String: String] = [:], database: TestDatabase? = nil) throws {
+        let database = try database ?? TestDatabase.migrated()
+        self.database = database
+        mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
+        var variables = [
+            "DATABASE_URL": database.url,
+            "LATCH_LISTEN": "127.0.0.1:0",
+            "LATCH_MAIL_DIR": mailDirectory.path,
+            "LATCH_LINK_BASE": Self.linkBase,
+            "LATCH_APP_SCHEME": "myapp",
+            "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
+            "LATCH_OUTBOX_WORKERS": "0",
+            // Cheap hashing keeps the suite fast; the parameters' effect is tested in LatchCryptoTests.
+            "LATCH_ARGON2_MEMORY_KIB": "64",
+            "LATCH_ARGON2_ITERATIONS": "1",
+            "LATCH_THREADS": "4",
+        ]
+        variables.merge(environment) { $1 }
+        let configuration = try ConfigurationLoader(environment: variables).load()
+        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard))
+        try application.start()
+        pool = database.makePool(maxConnections: 4)
+        parser = DeepLinkParser(configuration: configuration.auth.deepLinks)
+    }
+
+    var port: Int { application.port }
+
+    func client() throws -> HTTPTestClient { try HTTPTestClient(port: port) }
+
+    /// Sends one JSON request on a fresh connection.
+    func post(_ path: String, _ json: String, headers: [(String, String)] = []) throws -> HTTPTestClient.Response {
+        let client = try client()
+        defer { client.close() }
+        return try client.sendJSON("POST", path, json: json, headers: headers)
+    }
+
+    func get(_ path: String, headers: [(String, String)] = []) throws -> HTTPTestClient.Response {
+        let client = try client()
+        defer { client.close() }
+        return try client.send("GET", path, headers: headers)
+    }
+
+    /// The deep link of the newest outbox mail of `kind` to `recipient`, or nil.
+    func latestLink(to recipient: String, kind: MailKind) throws -> URL? {
+        let rows = try pool.query(
+            "SELECT deep_link FROM outbox WHERE recipient = $1 AND kind = $2 ORDER BY id DESC LIMIT 1",
+            [recipient, kind.rawValue])
+        guard let text = try rows.first?.decode(String?.self, column: 0) else { return nil }
+        return URL(string: text)
+    }
+
+    /// The token inside the newest confirm or reset link mailed to `recipient`, as the app's router reads it.
+    func latestToken(to recipient: String, kind: MailKind) throws -> String? {
+        guard let link = try latestLink(to: recipient, kind: kind) else { return nil }
+        return parser.parse(link).link?.token
+    }
+
+    func outboxCount(to recipient: String, kind: MailKind? = nil) throws -> Int {
+        let rows = try pool.query(
+            "SELECT count(*)::int8 FROM outbox WHERE recipient = $1 AND ($2::text IS NULL OR kind = $2)",
+            [recipient, kind?.rawValue])
+        return try rows.first?.decode(Int.self, column: 0) ?? 0
+    }
+
+    func stop() {
+        application.stop()
+        pool.close()
+        database.drop()
+        try? FileManager.default.removeItem(at: mailDirectory)
+    }
+
+    private static let discard = FileHandle(forWritingAtPath: "/dev/null") ?? .standardError
+}
