@@ -60,8 +60,27 @@ struct Latchctl {
     }
 
     func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        try launch(Self.binary, arguments, stdin: stdin, after: nil, environment: extra)
+    }
+
+    /// util-linux `script`, which gives the child a pseudo-terminal: how a person at a shell runs latchctl.
+    static let scriptTool = URL(fileURLWithPath: "/usr/bin/script")
+
+    /// Runs latchctl on a pseudo-terminal, typing `input` (end lines with "\r", as a keyboard does) once
+    /// `prompt` is on the screen. Standard output and error both arrive in `standardOutput`, as on a screen.
+    func onTerminal(_ arguments: [String], typing input: String, after prompt: String) throws -> Result {
+        let command = ([Self.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try launch(Self.scriptTool, ["-qec", command, "/dev/null"], stdin: input, after: prompt, environment: [:])
+    }
+
+    private static var binary: URL { DaemonProcess.binDirectory.appendingPathComponent("latchctl") }
+
+    private func launch(
+        _ executable: URL, _ arguments: [String], stdin: String?, after prompt: String?,
+        environment extra: [String: String]
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = DaemonProcess.binDirectory.appendingPathComponent("latchctl")
+        process.executableURL = executable
         process.arguments = arguments
         var variables = environment.merging(extra) { $1 }
         variables["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -72,8 +91,8 @@ struct Latchctl {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("out")
         let errURL = directory.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let input = Pipe()
@@ -81,10 +100,15 @@ struct Latchctl {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        // A person types after the prompt appears (a password prompt discards type-ahead, as getpass does).
+        while let prompt, process.isRunning, Date() < deadline,
+              !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
 
-        let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning {
             process.terminate()
