@@ -138,6 +138,33 @@ struct PostgresAuthStoreSessionsTests {
         #expect(try fixture.count("SELECT count(*) FROM sessions WHERE revoked_at IS NULL") == 0)
     }
 
+    @Test func signOutRacingARefreshNeitherDeadlocksNorLeavesALiveSession() throws {
+        let fixture = try StoreFixture(maxConnections: 4)
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser()
+        for _ in 0..<15 {
+            let session = try fixture.makeSession(for: user.id)
+            let successor = fixture.credentials(now: fixture.at(60))
+            let results = runConcurrently(2) { index -> RefreshRotation? in
+                if index == 0 {
+                    try fixture.store.revokeSession(id: session.id, at: fixture.at(60))
+                    return nil
+                }
+                return try fixture.store.rotateRefreshToken(
+                    presentedHash: fixture.tokens.digest(session.refresh), successor: successor.credentials,
+                    now: fixture.at(60))
+            }
+            for result in results { _ = try result.get() }  // a deadlock would throw 40P01 here
+            let lookup = try fixture.store.findSession(accessTokenHash: successor.credentials.accessTokenHash)
+                ?? fixture.store.findSession(accessTokenHash: fixture.tokens.digest(session.access))
+            #expect(lookup?.session.revokedAt != nil)
+            let replay = try fixture.store.rotateRefreshToken(
+                presentedHash: fixture.tokens.digest(successor.refresh),
+                successor: fixture.credentials(now: fixture.at(61)).credentials, now: fixture.at(61))
+            #expect(replay == .reused(userID: user.id, sessionID: session.id) || replay == .unknown)
+        }
+    }
+
     @Test func revokeSessionIsIdempotentAndKeepsTheFirstTime() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }
