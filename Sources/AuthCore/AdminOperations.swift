@@ -28,7 +28,9 @@ public struct AdminOperations: Sendable {
 
     /// Why an operation was refused. `message` names the email or id, never a secret.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// No user has this email (compared case-insensitively).
         case unknownUser(email: String)
+        /// `createUser` for an email that is registered already.
         case emailTaken(email: String)
         /// No such session, or it belongs to another user.
         case unknownSession(id: SessionID, email: String)
@@ -37,6 +39,7 @@ public struct AdminOperations: Sendable {
         /// A link lifetime must be positive.
         case invalidLifetime
 
+        /// One line for the operator, naming the email or session.
         public var description: String {
             switch self {
             case .unknownUser(let email): "no user with email \(email)"
@@ -50,7 +53,9 @@ public struct AdminOperations: Sendable {
 
     /// A freshly issued one-time link. `token` exists nowhere else but in the mail (if queued): show it once.
     public struct IssuedLink: Hashable, Sendable {
+        /// Whose link it is.
         public var user: User
+        /// `confirm` (a confirmAuth link) or `reset` (a resetPassword link).
         public var purpose: TokenPurpose
         /// The raw token; only its SHA-256 was stored.
         public var token: String
@@ -58,6 +63,7 @@ public struct AdminOperations: Sendable {
         public var universalURL: URL
         /// `myapp://confirmAuth?token=…`, for opening the app directly on a device.
         public var customSchemeURL: URL
+        /// When the token stops being redeemable.
         public var expiresAt: Date
         /// Whether the mail carrying the link was queued in the outbox (in the token's transaction).
         public var mailQueued: Bool
@@ -65,10 +71,15 @@ public struct AdminOperations: Sendable {
 
     /// The service whose ports, rules and configuration every operation uses.
     public let service: AuthService
+    /// The operator-only writes.
     public let store: any Store
     /// The operator's name, written into every audit row this value makes.
     public let actor: String
 
+    /// - Parameters:
+    ///   - service: latchd's service, built on the same configuration and ports.
+    ///   - store: the operator-only writes (`PostgresAdminStore` in production).
+    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
     public init(service: AuthService, store: any Store, actor: String) {
         self.service = service
         self.store = store

@@ -60,7 +60,7 @@ enum OutboxCommand {
         if let id, result.retried == 0 {
             throw CommandFailure(result.unrecoverable > 0
                 ? "mail \(id) was given up and scrubbed; it cannot be resent: issue a new link instead"
-                : "mail \(id) is not waiting or failed (unknown, already sent, or being sent right now)")
+                : "mail \(id) is not waiting for a retry (unknown, already sent, already due, or being sent right now)")
         }
         var text = "retried \(Display.count(result.retried, "mail"))"
         if result.unrecoverable > 0 {

@@ -23,9 +23,7 @@ enum SessionsCommand {
     static func list(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let email = try arguments.required("EMAIL")
         let store = try context.adminStore()
-        guard let user = try PostgresAuthStore(pool: store.pool).findUser(email: email) else {
-            throw AdminOperations.Failure.unknownUser(email: email)
-        }
+        let user = try context.user(email: email)
         let now = context.clock.now()
         let sessions = try store.listSessions(userID: user.id)
         var table = TextTable(["ID", "STATE", "CREATED_AT", "LAST_USED_AT", "EXPIRES_AT", "IP", "USER_AGENT"])

@@ -40,9 +40,7 @@ enum UsersCommand {
     static func show(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let email = try arguments.required("EMAIL")
         let store = try context.adminStore()
-        guard let user = try PostgresAuthStore(pool: store.pool).findUser(email: email) else {
-            throw AdminOperations.Failure.unknownUser(email: email)
-        }
+        let user = try context.user(email: email)
         let now = context.clock.now()
         let sessions = try store.listSessions(userID: user.id)
         let live = sessions.filter { $0.session.revokedAt == nil && $0.session.refreshExpiresAt > now }.count

@@ -53,6 +53,15 @@ final class CommandContext {
         PostgresAdminStore(pool: try pool())
     }
 
+    /// The user with this email (case-insensitively), read without building the service.
+    /// - Throws: `AdminOperations.Failure.unknownUser`.
+    func user(email: String) throws -> UserRecord {
+        guard let user = try PostgresAuthStore(pool: try pool()).findUser(email: email) else {
+            throw AdminOperations.Failure.unknownUser(email: email)
+        }
+        return user
+    }
+
     /// AuthCore's operations on the same ports, hasher and mail templates latchd uses.
     func operations(queuesMail: Bool = false) throws -> AdminOperations {
         let actor = try globals.requiredActor()

@@ -84,6 +84,14 @@ import Testing
         #expect(badBase.standardError.contains("LATCH_LINK_BASE"))
     }
 
+    @Test func commandsThatWriteTheAuditLogNeedAnOperatorName() throws {
+        let result = try latchctl("link", "confirm", "--email", "a@example.com", environment: ["USER": ""])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError == "latchctl: say who you are with --actor NAME (USER is not set)\n")
+        let control = try latchctl("link", "confirm", "--email", "a@example.com", "--actor", "bad\u{7}name")
+        #expect(control.status == 2)
+    }
+
     @Test func anUnreachableDatabaseIsAFailedOperation() throws {
         let result = try latchctl("users", "list")
         #expect(result.status == 1, "\(result)")
