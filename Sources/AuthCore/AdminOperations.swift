@@ -1,0 +1,248 @@
+import DeepLinkRouting
+import Foundation
+
+/// What an operator (latchctl) may do to an account, with the same rules, ports and audit trail as the API.
+///
+/// Built on an `AuthService`, so tokens are made, digested, printed and mailed exactly as the API makes them
+/// (same generator, same TTLs, same link printer, same composer, same transactional outbox), passwords pass the
+/// same policy and are hashed by the same hasher. The few writes only an operator makes (a token without its
+/// mail, a user without a confirmation mail) go through `Store`. Every change is audited with `actor`, the
+/// operator's name; no audit row ever holds a token or password.
+public struct AdminOperations: Sendable {
+    /// The writes that only an operator makes, on top of the service's ports. Implemented in LatchStore.
+    public protocol Store: Sendable {
+        /// Inserts a one-time token row *without* an outbox row: the operator hands the link over himself.
+        func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws
+
+        /// Inserts a user with no token and no mail, confirmed at `emailConfirmedAt` if given.
+        /// - Throws: `UserStoreError.emailTaken` if the email exists (case-insensitively); nothing is written.
+        func insertUser(_ user: NewUser, emailConfirmedAt: Date?) throws -> UserRecord
+
+        /// The user a session belongs to, nil for an unknown session.
+        func sessionOwner(id: SessionID) throws -> UserID?
+
+        /// Deletes the user with their tokens, sessions and refresh tokens (the audit log keeps its rows).
+        /// - Returns: whether a user was deleted.
+        func deleteUser(id: UserID) throws -> Bool
+    }
+
+    /// Why an operation was refused. `message` names the email or id, never a secret.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// No user has this email (compared case-insensitively).
+        case unknownUser(email: String)
+        /// `createUser` for an email that is registered already.
+        case emailTaken(email: String)
+        /// No such session, or it belongs to another user.
+        case unknownSession(id: SessionID, email: String)
+        /// Links for a disabled account cannot be redeemed, so none is issued.
+        case userDisabled(email: String)
+        /// A link lifetime must be positive.
+        case invalidLifetime
+
+        /// One line for the operator, naming the email or session.
+        public var description: String {
+            switch self {
+            case .unknownUser(let email): "no user with email \(email)"
+            case .emailTaken(let email): "a user with email \(email) already exists"
+            case .unknownSession(let id, let email): "user \(email) has no session \(id)"
+            case .userDisabled(let email): "user \(email) is disabled; enable the account first"
+            case .invalidLifetime: "the link lifetime must be positive"
+            }
+        }
+    }
+
+    /// A freshly issued one-time link. `token` exists nowhere else but in the mail (if queued): show it once.
+    public struct IssuedLink: Hashable, Sendable {
+        /// Whose link it is.
+        public var user: User
+        /// `confirm` (a confirmAuth link) or `reset` (a resetPassword link).
+        public var purpose: TokenPurpose
+        /// The raw token; only its SHA-256 was stored.
+        public var token: String
+        /// `https://links.example.com/confirmAuth?token=…`, the form mails carry.
+        public var universalURL: URL
+        /// `myapp://confirmAuth?token=…`, for opening the app directly on a device.
+        public var customSchemeURL: URL
+        /// When the token stops being redeemable.
+        public var expiresAt: Date
+        /// Whether the mail carrying the link was queued in the outbox (in the token's transaction).
+        public var mailQueued: Bool
+    }
+
+    /// The service whose ports, rules and configuration every operation uses.
+    public let service: AuthService
+    /// The operator-only writes.
+    public let store: any Store
+    /// The operator's name, written into every audit row this value makes.
+    public let actor: String
+
+    /// - Parameters:
+    ///   - service: latchd's service, built on the same configuration and ports.
+    ///   - store: the operator-only writes (`PostgresAdminStore` in production).
+    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
+    public init(service: AuthService, store: any Store, actor: String) {
+        self.service = service
+        self.store = store
+        self.actor = actor
+    }
+
+    private var ports: AuthPorts { service.ports }
+
+    /// The user with this email (case-insensitively).
+    /// - Throws: `Failure.unknownUser`.
+    public func user(email: String) throws -> UserRecord {
+        guard let user = try ports.users.findUser(email: email.trimmingWhitespace()) else {
+            throw Failure.unknownUser(email: email)
+        }
+        return user
+    }
+
+    // MARK: - Links
+
+    /// Issues a fresh confirm or reset token for the user, stored hashed like the API's, and audits it
+    /// (`token_issued_by_cli`, with the actor, purpose, expiry and whether it was mailed; never the token).
+    /// - Parameters:
+    ///   - ttl: the link's lifetime; nil for the configured one (`confirmTokenTTL`, `resetTokenTTL`).
+    ///   - send: also queue the mail, in the token's transaction (`TokenStore.issueToken`), as the API does.
+    /// - Throws: `Failure.unknownUser`, `.userDisabled`, `.invalidLifetime`.
+    public func issueLink(email: String, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws -> IssuedLink {
+        let user = try user(email: email)
+        if user.isDisabled { throw Failure.userDisabled(email: user.email) }
+        let lifetime = ttl ?? defaultLifetime(purpose)
+        guard lifetime > 0, lifetime.isFinite else { throw Failure.invalidLifetime }
+
+        let now = ports.clock.now()
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let raw = ports.tokenGenerator.makeToken()
+        let hash = ports.tokenGenerator.digest(raw)
+        let link: AppDeepLink = purpose == .confirm ? .confirmAuth(token: raw) : .resetPassword(token: raw)
+        let universal = service.linkPrinter.universalURL(for: link)
+        if send {
+            let mail = ports.composer.compose(MailRequest(
+                kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
+                deepLink: universal, linkLifetime: lifetime))
+            try ports.tokens.issueToken(NewToken(
+                hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
+        } else {
+            try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt)
+        }
+        try audit(.tokenIssuedByCLI, user: user.id, detail: [
+            "purpose": purpose.rawValue, "sent": String(send),
+            "expires_at": expiresAt.formatted(.iso8601), "email": user.email,
+        ])
+        return IssuedLink(
+            user: user.publicUser, purpose: purpose, token: raw, universalURL: universal,
+            customSchemeURL: service.linkPrinter.customSchemeURL(for: link), expiresAt: expiresAt, mailQueued: send)
+    }
+
+    /// The configured lifetime of a link of `purpose`.
+    public func defaultLifetime(_ purpose: TokenPurpose) -> TimeInterval {
+        purpose == .confirm ? service.configuration.confirmTokenTTL : service.configuration.resetTokenTTL
+    }
+
+    // MARK: - Accounts
+
+    /// Creates a user with the password policy and hasher of sign-up, without any mail; audited as `sign_up`.
+    /// - Parameters:
+    ///   - password: the initial password; nil for a random one nobody knows (the user sets one through a reset
+    ///     link).
+    ///   - confirmed: mark the email confirmed now (the operator vouches for the mailbox).
+    /// - Throws: `AuthError.invalidEmail`, `AuthError.weakPassword`, `Failure.emailTaken`.
+    public func createUser(email rawEmail: String, password rawPassword: String?, confirmed: Bool) throws -> UserRecord {
+        let email = try EmailAddress(rawEmail)
+        let password = PasswordPolicy.normalize(rawPassword ?? ports.tokenGenerator.makeToken())
+        try service.passwordPolicy.check(password, email: email)
+        let passwordHash = try ports.hasher.hash(password)
+        let now = ports.clock.now()
+        let created: UserRecord
+        do {
+            created = try store.insertUser(
+                NewUser(id: UserID(), email: email.value, passwordHash: passwordHash, createdAt: now),
+                emailConfirmedAt: confirmed ? now : nil)
+        } catch UserStoreError.emailTaken {
+            throw Failure.emailTaken(email: email.value)
+        }
+        try audit(.signUp, user: created.id, detail: [
+            "email": created.email, "confirmed": String(confirmed), "password_set": String(rawPassword != nil),
+        ])
+        return created
+    }
+
+    /// Marks the email confirmed (keeps an earlier confirmation time); audited as `email_confirmed`.
+    public func confirmEmail(email: String) throws -> UserRecord {
+        let user = try user(email: email)
+        try ports.users.markEmailConfirmed(userID: user.id, at: ports.clock.now())
+        try audit(.emailConfirmed, user: user.id, detail: ["email": user.email])
+        return try reloaded(user)
+    }
+
+    /// Disables the account and revokes every live session, so a stolen session stops working at once;
+    /// the revocation is audited as `session_revoked`.
+    /// - Returns: the user as now stored and how many sessions were live.
+    public func disable(email: String) throws -> (user: UserRecord, revokedSessions: Int) {
+        let user = try user(email: email)
+        let now = ports.clock.now()
+        try ports.users.setDisabled(userID: user.id, at: user.disabledAt ?? now)
+        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, at: now)
+        try audit(.sessionRevoked, user: user.id, detail: [
+            "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked), "reason": "user_disabled",
+        ])
+        return (try reloaded(user), revoked)
+    }
+
+    /// Re-enables a disabled account (its revoked sessions stay revoked).
+    public func enable(email: String) throws -> UserRecord {
+        let user = try user(email: email)
+        try ports.users.setDisabled(userID: user.id, at: nil)
+        return try reloaded(user)
+    }
+
+    /// Deletes the user with their tokens and sessions.
+    /// - Returns: the user as it was.
+    public func deleteUser(email: String) throws -> UserRecord {
+        let user = try user(email: email)
+        guard try store.deleteUser(id: user.id) else { throw Failure.unknownUser(email: email) }
+        return user
+    }
+
+    // MARK: - Sessions
+
+    /// Revokes every live session of the user; audited as `session_revoked` (scope global).
+    /// - Returns: how many sessions were live.
+    public func revokeAllSessions(email: String) throws -> Int {
+        let user = try user(email: email)
+        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, at: ports.clock.now())
+        try audit(.sessionRevoked, user: user.id, detail: [
+            "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),
+        ])
+        return revoked
+    }
+
+    /// Revokes one session of the user; audited as `session_revoked` (scope local).
+    /// - Throws: `Failure.unknownSession` if the session does not exist or is someone else's.
+    public func revokeSession(email: String, id: SessionID) throws {
+        let user = try user(email: email)
+        guard try store.sessionOwner(id: id) == user.id else {
+            throw Failure.unknownSession(id: id, email: user.email)
+        }
+        try ports.sessions.revokeSession(id: id, at: ports.clock.now())
+        try audit(.sessionRevoked, user: user.id, detail: [
+            "scope": SignOutScope.local.rawValue, "session_id": id.description,
+        ])
+    }
+
+    // MARK: - Shared steps
+
+    private func reloaded(_ user: UserRecord) throws -> UserRecord {
+        guard let current = try ports.users.findUser(id: user.id) else { throw Failure.unknownUser(email: user.email) }
+        return current
+    }
+
+    /// Every operator action names the operator; the API's rows have an ip instead.
+    private func audit(_ name: AuditEventName, user: UserID, detail: [String: String]) throws {
+        var detail = detail
+        detail["actor"] = actor
+        detail["source"] = "latchctl"
+        try ports.audit.record(AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: nil, detail: detail))
+    }
+}

@@ -1,0 +1,82 @@
+import AuthCore
+import Foundation
+
+/// `latchctl users create|confirm|disable|enable|delete`: account changes, each through `AdminOperations` so
+/// the API's rules (email form, password policy, Argon2id) and the audit trail apply.
+enum UserChangeCommands {
+    private static let email = PositionalSpec(name: "EMAIL", help: "the user's email address")
+
+    static var specs: [CommandSpec] {
+        [
+            CommandSpec(
+                name: "create", summary: "Create a user (no mail is queued).",
+                options: [
+                    .flag("password-stdin", "read the password from standard input (never from an argument)"),
+                    .flag("confirmed", "mark the email confirmed now"),
+                ],
+                positionals: [email],
+                discussion: """
+                    The password policy of sign-up applies. Without --password-stdin the account gets a random
+                    password nobody knows; send a reset link (latchctl link reset --email EMAIL --send).
+                    """,
+                action: create),
+            CommandSpec(name: "confirm", summary: "Mark the user's email confirmed.", positionals: [email], action: confirm),
+            CommandSpec(
+                name: "disable", summary: "Disable the account and revoke all its sessions.", positionals: [email],
+                action: disable),
+            CommandSpec(name: "enable", summary: "Re-enable a disabled account.", positionals: [email], action: enable),
+            CommandSpec(
+                name: "delete", summary: "Delete the user with their sessions and tokens (the audit log stays).",
+                options: [.flag("yes", "do not ask for confirmation (required when stdin is not a terminal)")],
+                positionals: [email], action: delete),
+        ]
+    }
+
+    static func create(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let email = try arguments.required("EMAIL")
+        let password = arguments.flag("password-stdin") ? try context.terminal.readPassword(prompt: "Password: ") : nil
+        if let password, password.isEmpty { throw CommandFailure("no password on standard input") }
+        let user = try context.operations()
+            .createUser(email: email, password: password, confirmed: arguments.flag("confirmed"))
+        var text = "created user \(user.email) (\(user.id), \(user.isConfirmed ? "confirmed" : "unconfirmed"))"
+        if password == nil {
+            text += "\nno password set: send a reset link with 'latchctl link reset --email \(user.email) --send'"
+        }
+        return CommandOutput(text: text, json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func confirm(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let user = try context.operations().confirmEmail(email: try arguments.required("EMAIL"))
+        return CommandOutput(
+            text: "confirmed \(user.email) (since \(Display.timestamp(user.emailConfirmedAt)))",
+            json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func disable(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let (user, revoked) = try context.operations().disable(email: try arguments.required("EMAIL"))
+        var object = UsersCommand.userJSON(user)
+        object["revoked_sessions"] = .int(revoked)
+        return CommandOutput(
+            text: "disabled \(user.email); revoked \(Display.count(revoked, "session"))", json: .object(object))
+    }
+
+    static func enable(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let user = try context.operations().enable(email: try arguments.required("EMAIL"))
+        return CommandOutput(text: "enabled \(user.email)", json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func delete(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let email = try arguments.required("EMAIL")
+        if !arguments.flag("yes") {
+            guard context.terminal.isInteractive else {
+                throw UsageError("refusing to delete \(email) without --yes: standard input is not a terminal")
+            }
+            let answer = context.terminal.ask("Delete \(email) with all their sessions and tokens? Type the email to confirm: ")
+            guard answer?.trimmingCharacters(in: .whitespaces).lowercased() == email.lowercased() else {
+                throw CommandFailure("not deleted: the confirmation did not match")
+            }
+        }
+        let user = try context.operations().deleteUser(email: email)
+        return CommandOutput(text: "deleted \(user.email) (\(user.id))", json: .object(UsersCommand.userJSON(user)))
+    }
+}

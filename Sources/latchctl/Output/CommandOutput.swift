@@ -1,0 +1,14 @@
+/// What a command prints on success: text for people and a JSON document for `--json`, built together so the
+/// two never disagree about what happened.
+struct CommandOutput {
+    var text: String
+    var json: JSONValue
+
+    init(text: String, json: JSONValue) {
+        self.text = text.hasSuffix("\n") ? text : text + "\n"
+        self.json = json
+    }
+
+    /// The form the invocation asked for.
+    func rendered(asJSON: Bool) -> String { asJSON ? json.encoded() : text }
+}

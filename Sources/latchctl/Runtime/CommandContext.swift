@@ -1,0 +1,90 @@
+import AuthCore
+import Foundation
+import LatchConfig
+import LatchCrypto
+import LatchStore
+import Mailer
+import PostgresClient
+
+/// What a command runs against, built on first use so that `--help` and usage errors need no configuration and
+/// listings never pay for building the service (which hashes a dummy password).
+///
+/// latchctl reads the same configuration as latchd (`ConfigurationLoader`), with one difference: it never sends
+/// mail itself (with `--send` it queues mail for latchd's outbox worker), so the mail transport settings are only
+/// required when a command queues mail.
+final class CommandContext {
+    let globals: GlobalOptions
+    let terminal: Terminal
+    let clock: any WallClock
+    private let environment: [String: String]
+    private var openPool: PostgresPool?
+
+    init(globals: GlobalOptions, environment: [String: String], terminal: Terminal = Terminal(),
+         clock: any WallClock = SystemClock()) {
+        self.globals = globals
+        self.environment = environment
+        self.terminal = terminal
+        self.clock = clock
+    }
+
+    /// The validated configuration.
+    /// - Parameter queuesMail: the command queues mail, so `LATCH_SMTP_URL` or `LATCH_MAIL_DIR` must be set,
+    ///   as latchd requires, or the mail would wait for a daemon that cannot send it.
+    func configuration(queuesMail: Bool = false) throws(ConfigurationError) -> LatchConfiguration {
+        var variables = environment
+        if let url = globals.databaseURL { variables["DATABASE_URL"] = url }
+        let hasMailSetting = ["LATCH_SMTP_URL", "LATCH_MAIL_DIR"].contains { !(variables[$0] ?? "").isEmpty }
+        if !queuesMail && !hasMailSetting {
+            // Never used: latchctl builds no transport. Only satisfies the loader's check meant for latchd.
+            variables["LATCH_MAIL_DIR"] = "/nonexistent/latchctl-sends-no-mail"
+        }
+        return try ConfigurationLoader(environment: variables).load(cores: 1)
+    }
+
+    /// A small pool (latchctl runs one statement at a time), opened once.
+    func pool() throws(ConfigurationError) -> PostgresPool {
+        if let openPool { return openPool }
+        let pool = PostgresPool(configuration: .init(url: try configuration().databaseURL, maxConnections: 2))
+        openPool = pool
+        return pool
+    }
+
+    func adminStore() throws -> PostgresAdminStore {
+        PostgresAdminStore(pool: try pool())
+    }
+
+    /// The user with this email (case-insensitively), read without building the service.
+    /// - Throws: `AdminOperations.Failure.unknownUser`.
+    func user(email: String) throws -> UserRecord {
+        guard let user = try PostgresAuthStore(pool: try pool()).findUser(email: email) else {
+            throw AdminOperations.Failure.unknownUser(email: email)
+        }
+        return user
+    }
+
+    /// AuthCore's operations on the same ports, hasher and mail templates latchd uses.
+    func operations(queuesMail: Bool = false) throws -> AdminOperations {
+        let actor = try globals.requiredActor()
+        let configuration = try configuration(queuesMail: queuesMail)
+        let parameters: Argon2Parameters
+        do {
+            parameters = try Argon2Parameters(
+                memoryKiB: configuration.argon2.memoryKiB, iterations: configuration.argon2.iterations,
+                parallelism: configuration.argon2.parallelism)
+        } catch {
+            throw ConfigurationError(variable: "LATCH_ARGON2_*", problem: String(describing: error))
+        }
+        let pool = try pool()
+        let service = try AuthService(
+            configuration: configuration.auth,
+            ports: AuthPorts(
+                store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: parameters),
+                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
+                composer: MailTemplates(productName: configuration.productName)))
+        return AdminOperations(service: service, store: PostgresAdminStore(pool: pool), actor: actor)
+    }
+
+    func close() {
+        openPool?.close()
+    }
+}

@@ -1,0 +1,160 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+import Testing
+
+/// `AdminOperations` over the in-memory fakes: links are issued like the API's, mail only on request, every
+/// change audited with the actor and no secret.
+@Suite struct AdminOperationsTests {
+    /// The operator-only writes, on the same in-memory state as the service's ports.
+    struct FakeAdminStore: AdminOperations.Store {
+        let store: InMemoryStore
+
+        func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
+            store.state.withLock { state in
+                let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil)
+                state.tokens[hash] = InMemoryStore.TokenRow(record: record, hash: hash)
+            }
+        }
+
+        func insertUser(_ user: NewUser, emailConfirmedAt: Date?) throws -> UserRecord {
+            try store.state.withLock { state in
+                if state.users.values.contains(where: { $0.email.lowercased() == user.email.lowercased() }) {
+                    throw UserStoreError.emailTaken
+                }
+                let record = UserRecord(id: user.id, email: user.email, passwordHash: user.passwordHash,
+                                        emailConfirmedAt: emailConfirmedAt, createdAt: user.createdAt, updatedAt: user.createdAt)
+                state.users[user.id] = record
+                return record
+            }
+        }
+
+        func sessionOwner(id: SessionID) throws -> UserID? {
+            store.state.withLock { $0.sessions[id]?.session.userID }
+        }
+
+        func deleteUser(id: UserID) throws -> Bool {
+            store.state.withLock { state in
+                state.tokens = state.tokens.filter { $0.value.record.userID != id }
+                state.sessions = state.sessions.filter { $0.value.session.userID != id }
+                return state.users.removeValue(forKey: id) != nil
+            }
+        }
+    }
+
+    let harness = Harness()
+    var operations: AdminOperations {
+        AdminOperations(service: harness.service, store: FakeAdminStore(store: harness.store), actor: "opal")
+    }
+
+    @Test func aLinkWithoutSendIsStoredHashedRedeemsThroughTheAPIAndQueuesNoMail() throws {
+        try harness.signUp()
+        let mailsBefore = harness.store.snapshot.outbox.count
+        let link = try operations.issueLink(email: "ALICE@example.com", purpose: .confirm, send: false)
+
+        #expect(harness.store.snapshot.outbox.count == mailsBefore, "no mail without --send")
+        #expect(link.universalURL.absoluteString == "https://links.example.com/confirmAuth?token=\(link.token)")
+        #expect(link.customSchemeURL.absoluteString == "myapp://confirmAuth?token=\(link.token)")
+        #expect(link.expiresAt == harness.clock.now().addingTimeInterval(24 * 3600))
+        let stored = harness.store.snapshot.tokens[harness.generator.digest(link.token)]
+        #expect(stored?.record.purpose == .confirm)
+        #expect(!harness.store.snapshot.tokens.keys.contains(Data(link.token.utf8)), "only the digest is stored")
+
+        _ = try harness.service.confirm(token: link.token, ip: nil, userAgent: nil)
+        #expect(throws: AuthError.tokenUsed) { try harness.service.confirm(token: link.token, ip: nil, userAgent: nil) }
+    }
+
+    @Test func sendQueuesTheMailWithTheSameLinkAndTheRequestedLifetime() throws {
+        try harness.signUp()
+        let link = try operations.issueLink(email: "alice@example.com", purpose: .reset, ttl: 1800, send: true)
+        let mail = try #require(harness.store.snapshot.outbox.last)
+        #expect(mail.kind == .resetPassword)
+        #expect(mail.deepLink == link.universalURL)
+        #expect(harness.composer.requests.last?.linkLifetime == 1800)
+        #expect(link.expiresAt == harness.clock.now().addingTimeInterval(1800))
+        #expect(link.mailQueued)
+    }
+
+    @Test func theIssueIsAuditedWithTheActorAndNeverTheToken() throws {
+        try harness.signUp()
+        let link = try operations.issueLink(email: "alice@example.com", purpose: .confirm, send: false)
+        let event = try #require(harness.store.snapshot.audit.last)
+        #expect(event.name == .tokenIssuedByCLI)
+        #expect(event.detail["actor"] == "opal")
+        #expect(event.detail["purpose"] == "confirm")
+        #expect(event.detail["sent"] == "false")
+        #expect(!harness.auditStrings.contains { $0.contains(link.token) })
+    }
+
+    @Test func unknownDisabledAndNonPositiveLifetimesAreRefused() throws {
+        #expect(throws: AdminOperations.Failure.unknownUser(email: "nobody@example.com")) {
+            try operations.issueLink(email: "nobody@example.com", purpose: .confirm, send: false)
+        }
+        try harness.signUp()
+        #expect(throws: AdminOperations.Failure.invalidLifetime) {
+            try operations.issueLink(email: "alice@example.com", purpose: .confirm, ttl: 0, send: false)
+        }
+        _ = try operations.disable(email: "alice@example.com")
+        #expect(throws: AdminOperations.Failure.userDisabled(email: "alice@example.com")) {
+            try operations.issueLink(email: "alice@example.com", purpose: .reset, send: false)
+        }
+    }
+
+    @Test func createUserAppliesThePolicyHashesAndQueuesNoMail() throws {
+        #expect(throws: AuthError.weakPassword(.passwordTooCommon)) {
+            try operations.createUser(email: "dave@example.com", password: "password", confirmed: false)
+        }
+        let user = try operations.createUser(email: "dave@Example.COM", password: "correct horse battery", confirmed: true)
+        #expect(user.email == "dave@example.com")
+        #expect(user.isConfirmed)
+        #expect(harness.hasher.verify("correct horse battery", against: user.passwordHash))
+        #expect(harness.store.snapshot.outbox.isEmpty)
+        #expect(throws: AdminOperations.Failure.emailTaken(email: "DAVE@example.com")) {
+            try operations.createUser(email: "DAVE@example.com", password: nil, confirmed: false)
+        }
+        #expect(!harness.auditStrings.contains { $0.contains("correct horse") })
+    }
+
+    @Test func createUserWithoutPasswordGetsARandomOne() throws {
+        let user = try operations.createUser(email: "erin@example.com", password: nil, confirmed: false)
+        #expect(!user.isConfirmed)
+        #expect(!user.passwordHash.isEmpty)
+        #expect(harness.store.snapshot.audit.last?.detail["password_set"] == "false")
+    }
+
+    @Test func disableRevokesEverySessionAndEnableLetsTheUserBackIn() throws {
+        let issued = try harness.confirmedUser()
+        _ = try harness.signIn()
+        let (user, revoked) = try operations.disable(email: "alice@example.com")
+        #expect(user.isDisabled)
+        #expect(revoked == 2)
+        #expect(throws: AuthError.invalidSession) { try harness.service.authenticate(accessToken: issued.accessToken) }
+        #expect(harness.store.snapshot.audit.last?.name == .sessionRevoked)
+        #expect(harness.store.snapshot.audit.last?.detail["actor"] == "opal")
+
+        #expect(try !operations.enable(email: "alice@example.com").isDisabled)
+        _ = try harness.signIn()
+    }
+
+    @Test func revokeSessionOnlyRevokesTheUsersOwnSession() throws {
+        let alice = try harness.confirmedUser()
+        _ = try harness.confirmedUser("bob@example.com")
+        let aliceSession = try harness.service.authenticate(accessToken: alice.accessToken).session.id
+        #expect(throws: AdminOperations.Failure.unknownSession(id: aliceSession, email: "bob@example.com")) {
+            try operations.revokeSession(email: "bob@example.com", id: aliceSession)
+        }
+        try operations.revokeSession(email: "alice@example.com", id: aliceSession)
+        #expect(throws: AuthError.invalidSession) { try harness.service.authenticate(accessToken: alice.accessToken) }
+        #expect(harness.store.snapshot.audit.last?.detail["session_id"] == aliceSession.description)
+    }
+
+    @Test func confirmAndDeleteFindUsersCaseInsensitively() throws {
+        try harness.signUp()
+        #expect(try operations.confirmEmail(email: "Alice@EXAMPLE.com").isConfirmed)
+        _ = try operations.deleteUser(email: "ALICE@example.com")
+        #expect(harness.user() == nil)
+        #expect(throws: AdminOperations.Failure.unknownUser(email: "alice@example.com")) {
+            try operations.deleteUser(email: "alice@example.com")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import AuthCore
+import Foundation
+import LatchTestSupport
+import PostgresClient
+import Testing
+
+/// `latchctl migrate`, `outbox`, `audit` and `tokens purge`.
+@Suite(.serialized) struct CLIMaintenanceTests {
+    @Test func migrateAppliesThenReportsAndStatusLists() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let latchctl = Latchctl(databaseURL: database.url)
+        let pending = try latchctl("migrate", "--status", "--json").jsonObject()
+        #expect((pending["applied"] as? [Any])?.isEmpty == true)
+        let files = try #require(pending["pending"] as? [[String: Any]])
+        #expect(files.first?["file"] as? String == "0001_init.sql")
+
+        let applied = try latchctl("migrate")
+        #expect(applied.status == 0, "\(applied)")
+        #expect(applied.standardOutput.hasPrefix("applied 0001_init.sql\n"))
+        #expect(try latchctl("migrate").standardOutput == "schema is up to date\n")
+        let status = try latchctl("migrate", "--status")
+        #expect(status.standardOutput.hasPrefix("VERSION  NAME"))
+        #expect(status.standardOutput.contains("1        init   applied  "))
+        let after = try latchctl("migrate", "--status", "--json").jsonObject()
+        #expect((after["applied"] as? [Any])?.count == files.count)
+        #expect((after["pending"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func outboxListShowsEnvelopesOnlyAndRetryMakesMailDue() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        try CLILinkTests.signUp(app, "jo@example.com")
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        let token = try #require(try app.latestToken(to: "jo@example.com", kind: .confirmEmail))
+
+        let listed = try latchctl("outbox", "list", "--json").jsonArray()
+        #expect(listed.count == 1)
+        let id = try #require(listed.first?["id"] as? Int)
+        #expect(listed.first?["kind"] as? String == "confirm_email")
+        #expect(listed.first?["state"] as? String == "pending")
+        let table = try latchctl("outbox", "list")
+        #expect(table.standardOutput.hasPrefix("ID  KIND"))
+        #expect(!table.standardOutput.contains(token) && !listed.description.contains(token), "no link or body listed")
+
+        // A mail backing off after a failed attempt is made due now.
+        try app.pool.query(
+            "UPDATE outbox SET attempts = 1, last_error = 'timeout', next_attempt_at = now() + interval '1 hour' WHERE id = $1",
+            [Int64(id)])
+        let retried = try latchctl("outbox", "retry", String(id))
+        #expect(retried.status == 0, "\(retried)")
+        #expect(retried.standardOutput == "retried 1 mail\n")
+        let due = try app.pool.query("SELECT next_attempt_at <= now() FROM outbox WHERE id = $1", [Int64(id)])
+        #expect(try due.first?.decode(Bool.self, column: 0) == true)
+        #expect(try latchctl("outbox", "retry", String(id)).status == 1, "already due: nothing to retry")
+        #expect(try latchctl("outbox", "retry", "99999").status == 1)
+
+        // A mail the worker gave up on was scrubbed: counted, not resent.
+        try app.pool.query(
+            "UPDATE outbox SET failed_at = now(), subject = NULL, text_body = NULL, html_body = NULL, deep_link = NULL WHERE id = $1",
+            [Int64(id)])
+        #expect(try latchctl("outbox", "list", "--failed", "--json").jsonArray().count == 1)
+        #expect(try latchctl("outbox", "list", "--pending", "--json").jsonArray().isEmpty)
+        let failed = try latchctl("outbox", "retry", "--failed", "--json").jsonObject()
+        #expect(failed["retried"] as? Int == 0)
+        #expect(failed["unrecoverable"] as? Int == 1)
+    }
+
+    @Test func auditFiltersByEmailAndTime() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        try CLILinkTests.signUp(app, "kai@example.com")
+        try CLILinkTests.signUp(app, "lea@example.com")
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        #expect(try latchctl("link", "confirm", "--email", "kai@example.com").status == 0)
+        try app.pool.query("UPDATE audit_log SET at = now() - interval '3 hours' WHERE event = 'sign_up'")
+
+        let kai = try latchctl("audit", "--email", "kai@example.com", "--json").jsonArray()
+        #expect(kai.compactMap { $0["event"] as? String } == ["token_issued_by_cli", "sign_up"])
+        #expect((kai.first?["detail"] as? [String: Any])?["actor"] as? String == "opal")
+        let recent = try latchctl("audit", "--since", "1h", "--json").jsonArray()
+        #expect(recent.compactMap { $0["event"] as? String } == ["token_issued_by_cli"])
+        #expect(try latchctl("audit", "--limit", "1", "--json").jsonArray().count == 1)
+        let table = try latchctl("audit", "--email", "kai@example.com").standardOutput
+        #expect(table.hasPrefix("AT  "))
+        #expect(table.contains("token_issued_by_cli") && table.contains("actor=opal"))
+    }
+
+    @Test func purgeDeletesWhatEndedBeforeTheRetention() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        try CLILinkTests.signUp(app, "max@example.com")
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        #expect(try latchctl("link", "reset", "--email", "max@example.com").status == 0)
+        // The reset token expired two days ago; the confirm token is still live.
+        try app.pool.query(
+            "UPDATE auth_tokens SET created_at = now() - interval '3 days', expires_at = now() - interval '2 days' WHERE purpose = 'reset'")
+
+        let kept = try latchctl("tokens", "purge", "--json").jsonObject()
+        #expect(kept["tokens"] as? Int == 0, "30 days of retention keep it")
+        let purged = try latchctl("tokens", "purge", "--json", environment: ["LATCH_RETENTION": "1d"]).jsonObject()
+        #expect(purged["tokens"] as? Int == 1)
+        #expect(purged["retention_seconds"] as? Int == 86_400)
+        let left = try app.pool.query("SELECT purpose FROM auth_tokens")
+        #expect(try left.map { try $0.decode(String.self, column: 0) } == ["confirm"])
+        let text = try latchctl("tokens", "purge", environment: ["LATCH_RETENTION": "1d"]).standardOutput
+        #expect(text.hasPrefix("deleted 0 rows ended more than 1d ago\nTABLE "))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import LatchTestSupport
+
+/// The real `latchctl` binary, run to completion as a subprocess with a given environment and standard input
+/// (a pipe, never a terminal, as in scripts and cron).
+///
+/// Output goes to temporary files rather than pipes, so a large listing can never block the child while the
+/// test waits for it.
+struct Latchctl {
+    /// What one run printed and returned.
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+
+        /// stdout parsed as JSON (for `--json`).
+        func json() throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(standardOutput.utf8), options: [.fragmentsAllowed])
+        }
+
+        func jsonObject() throws -> [String: Any] {
+            guard let object = try json() as? [String: Any] else { throw Failure.notJSON(standardOutput) }
+            return object
+        }
+
+        func jsonArray() throws -> [[String: Any]] {
+            guard let array = try json() as? [[String: Any]] else { throw Failure.notJSON(standardOutput) }
+            return array
+        }
+
+        var description: String { "exit \(status)\nstdout: \(standardOutput)\nstderr: \(standardError)" }
+    }
+
+    enum Failure: Error {
+        case timedOut([String])
+        case notJSON(String)
+    }
+
+    /// Variables every run gets (database, link configuration, cheap Argon2, the operator's name).
+    var environment: [String: String]
+
+    /// An environment pointing at `databaseURL`, configured like `TestApp`'s daemon so links and hashes match.
+    init(databaseURL: String, extra: [String: String] = [:]) {
+        environment = [
+            "DATABASE_URL": databaseURL,
+            "LATCH_LINK_BASE": TestApp.linkBase,
+            "LATCH_APP_SCHEME": "myapp",
+            "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
+            "LATCH_ARGON2_MEMORY_KIB": "64",
+            "LATCH_ARGON2_ITERATIONS": "1",
+            "USER": "opal",
+        ].merging(extra) { $1 }
+    }
+
+    /// Runs `latchctl arguments…`; `stdin` is written to a pipe that is then closed (nil: an empty pipe).
+    func callAsFunction(
+        _ arguments: String..., stdin: String? = nil, environment extra: [String: String] = [:]
+    ) throws -> Result {
+        try run(arguments, stdin: stdin, environment: extra)
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        try launch(Self.binary, arguments, stdin: stdin, after: nil, environment: extra)
+    }
+
+    /// util-linux `script`, which gives the child a pseudo-terminal: how a person at a shell runs latchctl.
+    static let scriptTool = URL(fileURLWithPath: "/usr/bin/script")
+
+    /// Runs latchctl on a pseudo-terminal, typing `input` (end lines with "\r", as a keyboard does) once
+    /// `prompt` is on the screen. Standard output and error both arrive in `standardOutput`, as on a screen.
+    func onTerminal(_ arguments: [String], typing input: String, after prompt: String) throws -> Result {
+        let command = ([Self.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try launch(Self.scriptTool, ["-qec", command, "/dev/null"], stdin: input, after: prompt, environment: [:])
+    }
+
+    private static var binary: URL { DaemonProcess.binDirectory.appendingPathComponent("latchctl") }
+
+    private func launch(
+        _ executable: URL, _ arguments: [String], stdin: String?, after prompt: String?,
+        environment extra: [String: String]
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var variables = environment.merging(extra) { $1 }
+        variables["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = variables.filter { !$0.value.isEmpty }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchctl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        // A person types after the prompt appears (a password prompt discards type-ahead, as getpass does).
+        while let prompt, process.isRunning, Date() < deadline,
+              !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw Failure.timedOut(arguments)
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
