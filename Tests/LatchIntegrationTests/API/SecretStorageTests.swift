@@ -62,6 +62,12 @@ import Testing
         #expect(try app.count("SELECT count(*)::int8 FROM refresh_tokens WHERE token_hash = sha256(convert_to($1, 'UTF8'))",
                               [secrets.sessionTokens[7]]) == 1)
 
+        // And the scanner finds a raw token where one legitimately sits: in the unsent mail.
+        let scanner = SecretScanner(pool: app.pool)
+        let columns = try scanner.columns()
+        let unsent = try scanner.columns(holding: secrets.mailedTokens[1], among: columns).map(\.description)
+        #expect(unsent.contains("outbox.deep_link") && unsent.contains("outbox.text_body"), "\(unsent)")
+
         // A second instance with a worker sends (and so scrubs) every queued mail.
         let sender = try LoggedApplication(database: app.database, environment: ["LATCH_OUTBOX_WORKERS": "1",
                                                                                 "LATCH_OUTBOX_POLL": "1s"])
@@ -78,8 +84,6 @@ import Testing
             """) == 0, "sent rows keep recipient and kind only")
         #expect(sender.mails.count >= 5, "the mails did go out")
 
-        let scanner = SecretScanner(pool: app.pool)
-        let columns = try scanner.columns()
         #expect(columns.contains { $0.description == "outbox.deep_link" }, "the scan sees every table")
         for secret in secrets.all {
             let holding = try scanner.columns(holding: secret, among: columns)
