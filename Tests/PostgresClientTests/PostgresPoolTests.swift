@@ -115,3 +115,21 @@ import Testing
         }
     }
 }
+
+@Suite struct PostgresQueryableTests {
+    /// Store code takes `any PostgresQueryable`; the same function runs on a pool or inside a transaction.
+    private func countRows(_ database: any PostgresQueryable) throws -> Int? {
+        try database.query("SELECT count(*) FROM t", []).scalar(Int.self)
+    }
+
+    @Test func poolAndConnectionAreInterchangeable() throws {
+        try withDatabase { pool, _ throws in
+            try pool.query("CREATE TABLE t (n int)")
+            try pool.transaction { connection in
+                try connection.query("INSERT INTO t VALUES (1)")
+                #expect(try countRows(connection) == 1)
+            }
+            #expect(try countRows(pool) == 1)
+        }
+    }
+}
