@@ -42,8 +42,8 @@ import Testing
             #expect(short?.isCheckViolation == true)
             let session = try #require(try pool.query(
                 """
-                INSERT INTO sessions (user_id, access_token_hash, access_expires_at, family_id)
-                VALUES ($1, $2, now() + interval '15 minutes', gen_random_uuid()) RETURNING id
+                INSERT INTO sessions (user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id)
+                VALUES ($1, $2, now() + interval '15 minutes', now() + interval '30 days', gen_random_uuid()) RETURNING id
                 """, [user, hash(3)]
             ).scalar(UUID.self))
             try pool.query(

@@ -6,6 +6,7 @@ extension HTTPRequest {
     /// - Parameter requireJSONContentType: when true (the default), a `Content-Type` other
     ///   than `application/json` (parameters such as `charset` allowed) is refused with
     ///   `JSONBodyError.unsupportedMediaType`, which maps to 415.
+    /// Only strict RFC 8259 JSON is accepted (no trailing commas, no duplicate names: see `StrictJSONValidator`).
     /// - Throws: `JSONBodyError`; its `response` is a ready 400/415 JSON error.
     public func decodeJSON<T: Decodable>(
         _ type: T.Type,
@@ -15,6 +16,7 @@ extension HTTPRequest {
             throw .unsupportedMediaType
         }
         guard !body.isEmpty else { throw .emptyBody }
+        guard StrictJSONValidator.isValid(body) else { throw .malformed }
         do {
             return try JSONCoding.decoder.decode(T.self, from: Data(body))
         } catch let error as DecodingError {
