@@ -34,10 +34,13 @@ let package = Package(
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
-        .executableTarget(
-            name: "latchd",
+        // The daemon's assembly (config -> pool, store, service, routes, server, outbox worker), a library so that
+        // integration tests run exactly what latchd runs.
+        .target(
+            name: "LatchApp",
             dependencies: ["LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient", "HTTPServer"]
         ),
+        .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
             dependencies: ["LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
@@ -53,11 +56,11 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer"]),
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
         .testTarget(
             name: "LatchIntegrationTests",
-            dependencies: ["LatchTestSupport", "PostgresClient", "DeepLinkRouting"]
+            dependencies: ["LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

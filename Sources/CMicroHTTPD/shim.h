@@ -13,3 +13,28 @@ static inline struct MHD_Daemon *latch_mhd_start(unsigned int flags, uint16_t po
     return MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
+
+/* MHD_get_connection_info and MHD_get_daemon_info are variadic too; these typed wrappers
+   return only the two facts the server needs. */
+static inline const struct sockaddr *latch_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+static inline uint16_t latch_mhd_bind_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* Options that take a function pointer carry it in the integer slot of MHD_OptionItem;
+   the cast is done here, where C defines it, rather than with a bit cast in Swift. */
+static inline intptr_t latch_mhd_completed_callback_value(MHD_RequestCompletedCallback callback) {
+    return (intptr_t) callback;
+}
+
+typedef void *(*latch_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+static inline intptr_t latch_mhd_uri_log_callback_value(latch_mhd_uri_log_callback callback) {
+    return (intptr_t) callback;
+}

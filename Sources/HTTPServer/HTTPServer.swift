@@ -1,1 +1,0 @@
-// HTTPServer: filled by its issue.

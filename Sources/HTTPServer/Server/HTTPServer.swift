@@ -1,0 +1,169 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: a pool of threads, each with an epoll loop.
+///
+/// Handlers run inline on those threads unless their route names a `WorkerPool`; then
+/// the connection is suspended while the pool works, so slow handlers do not hold MHD
+/// threads. The server knows nothing of the application: it reads requests, enforces
+/// body and connection limits, routes, and reports each finished request.
+public final class HTTPServer: Sendable {
+    /// A daemon pointer that may cross threads: quiesce and stop are thread-safe in MHD.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private enum Lifecycle {
+        case idle
+        case running(Daemon, port: Int)
+        case stopped
+    }
+
+    /// The settings this server was created with.
+    public let configuration: HTTPServerConfiguration
+    private let context: ServerContext
+    private let lifecycle = Mutex(Lifecycle.idle)
+
+    /// - Parameters:
+    ///   - responder: picks the handler per request, normally a `Router`.
+    ///   - onRequestCompleted: called once per finished request (on an MHD thread, keep it
+    ///     cheap), e.g. to print an access-log line.
+    public init(
+        configuration: HTTPServerConfiguration,
+        responder: some HTTPResponder,
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.context = ServerContext(
+            responder: responder, maxBodyBytes: configuration.maxBodyBytes, onRequestCompleted: onRequestCompleted)
+    }
+
+    /// A server sending every request to one inline `handler`.
+    public convenience init(
+        configuration: HTTPServerConfiguration,
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil,
+        handler: @escaping HTTPHandler
+    ) {
+        self.init(configuration: configuration, responder: ClosureResponder(handler: handler),
+                  onRequestCompleted: onRequestCompleted)
+    }
+
+    deinit {
+        stop(timeout: .zero)
+    }
+
+    /// The bound port (useful with port 0); 0 before `start()` and after `stop()`.
+    public var port: Int {
+        lifecycle.withLock { if case .running(_, let port) = $0 { port } else { 0 } }
+    }
+
+    /// True once `stop()` has begun: e.g. for a readiness probe to fail while draining.
+    public var isStopping: Bool {
+        context.draining.load(ordering: .relaxed)
+    }
+
+    /// Binds and starts serving.
+    /// - Throws: `HTTPServerError`, e.g. `.bindFailed` when the port is in use.
+    public func start() throws(HTTPServerError) {
+        try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
+            guard case .idle = lifecycle else { throw .alreadyStarted }
+            let daemon = try startDaemon()
+            lifecycle = .running(daemon, port: Int(latch_mhd_bind_port(daemon.pointer)))
+        }
+    }
+
+    /// Stops accepting connections, lets in-flight requests (offloaded ones included)
+    /// finish for up to `timeout`, answers any still-offloaded ones with 503, and shuts
+    /// the daemon down. Blocks until done; safe to call twice.
+    public func stop(timeout: Duration = .seconds(10)) {
+        let daemon: Daemon? = lifecycle.withLock { lifecycle in
+            guard case .running(let daemon, _) = lifecycle else { return nil }
+            lifecycle = .stopped
+            return daemon
+        }
+        guard let daemon else { return }
+        context.draining.store(true, ordering: .relaxed)
+        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        waitForInFlight(upTo: timeout)
+        // Still-offloaded requests get a 503; MHD needs a moment to send it, since
+        // MHD_stop_daemon closes resumed connections without calling the handler.
+        if context.abandonSuspended() > 0 {
+            waitForInFlight(upTo: .milliseconds(200))
+        }
+        MHD_stop_daemon(daemon.pointer)
+        // MHD leaves the quiesced socket to the caller, to close only after the stop.
+        if listenSocket >= 0 {
+            close(listenSocket)
+        }
+    }
+
+    private func waitForInFlight(upTo timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        while context.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
+
+    private func startDaemon() throws(HTTPServerError) -> Daemon {
+        let config = configuration
+        guard let address = SocketAddress(host: config.host, port: UInt16(clamping: max(0, config.port))) else {
+            throw .invalidHost(config.host)
+        }
+        try Self.validate(config)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        let contextPointer = Unmanaged.passUnretained(context).toOpaque()
+        let pointer: OpaquePointer? = address.withSockaddrPointer { sockaddr in
+            var options = Self.options(config, context: contextPointer, sockaddr: sockaddr)
+            return options.withUnsafeMutableBufferPointer { buffer in
+                latch_mhd_start(
+                    flags, 0, nil, nil, MHDCallbacks.access, contextPointer, buffer.baseAddress)
+            }
+        }
+        guard let pointer else {
+            throw .bindFailed(host: config.host, port: config.port, errno: errno)
+        }
+        return Daemon(pointer: pointer)
+    }
+
+    private static func validate(_ config: HTTPServerConfiguration) throws(HTTPServerError) {
+        if !(0...65_535).contains(config.port) { throw .invalidConfiguration("port") }
+        if config.threadCount < 1 { throw .invalidConfiguration("threadCount") }
+        if config.maxBodyBytes < 0 { throw .invalidConfiguration("maxBodyBytes") }
+        if config.connectionTimeoutSeconds < 0 { throw .invalidConfiguration("connectionTimeoutSeconds") }
+        if config.maxConnectionsPerIP < 0 { throw .invalidConfiguration("maxConnectionsPerIP") }
+        if config.maxConnections < 0 { throw .invalidConfiguration("maxConnections") }
+    }
+
+    /// The `MHD_OPTION.ARRAY` for `config`; ends with `MHD_OPTION.END`.
+    private static func options(
+        _ config: HTTPServerConfiguration, context: UnsafeMutableRawPointer, sockaddr: UnsafeMutableRawPointer?
+    ) -> [MHD_OptionItem] {
+        var options = [
+            MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: sockaddr),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(
+                option: MHD_OPTION.URI_LOG_CALLBACK,
+                value: latch_mhd_uri_log_callback_value(MHDCallbacks.uriLog), ptr_value: context),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_COMPLETED,
+                value: latch_mhd_completed_callback_value(MHDCallbacks.completed), ptr_value: context),
+        ]
+        if config.threadCount > 1 {
+            options.append(MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: config.threadCount, ptr_value: nil))
+        }
+        if config.maxConnectionsPerIP > 0 {
+            options.append(MHD_OptionItem(
+                option: MHD_OPTION.PER_IP_CONNECTION_LIMIT, value: config.maxConnectionsPerIP, ptr_value: nil))
+        }
+        if config.maxConnections > 0 {
+            options.append(MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: config.maxConnections, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
+        return options
+    }
+}

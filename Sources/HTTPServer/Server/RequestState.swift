@@ -1,0 +1,29 @@
+/// Per-request state behind MHD's `con_cls`: created when the request line arrives,
+/// released by the request-completed callback (which also runs on client abort).
+///
+/// Only the MHD thread owning the connection touches it (MHD serializes callbacks per
+/// connection); the one cross-thread part is `offload`, which is itself synchronized.
+final class RequestState {
+    let target: String
+    let startedAt: ContinuousClock.Instant
+    var sawHeaders = false
+    var method = ""
+    var clientAddress = ""
+    var body: [UInt8] = []
+    /// The body went over `maxBodyBytes`; the request is answered with 413.
+    var overLimit = false
+    var discardedBytes = 0
+    var status = 0
+    var offload: OffloadSlot?
+
+    init(target: String, startedAt: ContinuousClock.Instant) {
+        self.target = target
+        self.startedAt = startedAt
+    }
+
+    /// The decoded path for logs; the query string is cut off since it may hold tokens.
+    var logPath: String {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return PercentDecoding.decode(path, plusAsSpace: false)
+    }
+}

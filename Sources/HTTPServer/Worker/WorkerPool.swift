@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// A fixed set of threads draining a bounded FIFO queue of jobs.
+///
+/// Used to take CPU-heavy handlers (password hashing) off the MHD threads: a burst
+/// waits here instead of stalling cheap endpoints, and once `queueCapacity` jobs are
+/// waiting, `submit` refuses more so the server can answer 503 at once.
+public final class WorkerPool: Sendable {
+    public typealias Job = @Sendable () -> Void
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var head = 0
+        var isShutDown = false
+
+        var pending: Int { jobs.count - head }
+
+        mutating func pop() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            // Compact now and then so the array does not grow without bound.
+            if head >= 64, head * 2 >= jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    /// Number of threads.
+    public let threadCount: Int
+    /// Most jobs that may wait (not counting those running).
+    public let queueCapacity: Int
+
+    private let queue = Mutex(Queue())
+    private let available = DispatchSemaphore(value: 0)
+    private let finished = DispatchGroup()
+
+    /// Starts `threads` threads named `name`.
+    public init(name: String, threads: Int, queueCapacity: Int) {
+        threadCount = max(1, threads)
+        self.queueCapacity = max(0, queueCapacity)
+        for index in 0..<threadCount {
+            finished.enter()
+            Thread { [self] in
+                // Named from inside: on Linux a name set before start() is not applied,
+                // and named threads are what `top -H` and debuggers show.
+                Thread.current.name = "\(name)-\(index)"
+                runLoop()
+                finished.leave()
+            }.start()
+        }
+    }
+
+    /// Queues `job`. Returns false, without running it, if the queue is full or the pool shut down.
+    public func submit(_ job: @escaping Job) -> Bool {
+        let accepted = queue.withLock { queue in
+            guard !queue.isShutDown, queue.pending < queueCapacity else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if accepted { available.signal() }
+        return accepted
+    }
+
+    /// Jobs waiting for a thread right now (for metrics and tests).
+    public var pendingCount: Int {
+        queue.withLock { $0.pending }
+    }
+
+    /// Refuses new jobs, lets the queued ones run, and waits for the threads to end.
+    /// Safe to call more than once.
+    public func shutdown() {
+        let first = queue.withLock { queue in
+            defer { queue.isShutDown = true }
+            return !queue.isShutDown
+        }
+        if first {
+            for _ in 0..<threadCount { available.signal() }
+        }
+        finished.wait()
+    }
+
+    private func runLoop() {
+        while true {
+            available.wait()
+            let next: (job: Job?, stop: Bool) = queue.withLock { queue in
+                let job = queue.pop()
+                return (job, job == nil && queue.isShutDown)
+            }
+            if let job = next.job {
+                job()
+            } else if next.stop {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import AuthCore
+import HTTPServer
+
+/// The HTTP API of DESIGN.md §4 over an `AuthService`: build it once at start, `register(on:)` a `Router`, and
+/// feed `recordCompletedRequest` from `HTTPServer`'s `onRequestCompleted` so `/metrics` sees every request.
+///
+/// ```swift
+/// let api = LatchAPI(auth: service, hashingPool: pool, isReady: { store.ping() },
+///                    metricsSource: outboxMetrics, trustProxy: config.trustProxy)
+/// var router = Router()
+/// api.register(on: &router)           // then latchd adds well-known files and landing pages
+/// let server = HTTPServer(configuration: http, responder: router,
+///                         onRequestCompleted: { api.recordCompletedRequest($0) })
+/// ```
+///
+/// Routes are thin: decode, call AuthCore, encode. Errors are answered by `APIErrorMapper`; every answer carries
+/// `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+public struct LatchAPI: Sendable {
+    /// Called with the route and the error when a route fails outside the rules (a store error, the database
+    /// down); the client only gets a generic 503 `service_unavailable`. For logging: log the error's type and a
+    /// redacted description, since AuthCore passes store errors through unchanged.
+    public typealias ErrorReporter = @Sendable (_ route: String, _ error: any Error) -> Void
+
+    /// Every route `register(on:)` adds, as (method, path).
+    public static let routes: [(method: HTTPMethod, path: String)] = [
+        (.post, "/v1/signup"), (.post, "/v1/confirm"), (.post, "/v1/confirm/resend"), (.post, "/v1/signin"),
+        (.post, "/v1/token/refresh"), (.post, "/v1/signout"), (.get, "/v1/me"), (.post, "/v1/password/forgot"),
+        (.post, "/v1/password/reset"), (.get, "/healthz"), (.get, "/readyz"), (.get, "/metrics"),
+    ]
+
+    /// The request metrics behind `/metrics`; `trackRoute` more paths to give them their own label.
+    public let metrics: RequestMetrics
+
+    private let context: RouteContext
+    private let hashingPool: WorkerPool
+    private let isReady: @Sendable () -> Bool
+    private let metricsSource: (any MetricsSource)?
+
+    /// - Parameters:
+    ///   - auth: the service every route calls.
+    ///   - hashingPool: runs the routes that hash a password (signup, signin, password/reset) off the MHD threads;
+    ///     when its queue is full those answer 503 `overloaded` while the others stay fast.
+    ///   - isReady: `GET /readyz` answers 200 while this returns true (database reachable, not draining).
+    ///   - metricsSource: extra families for `/metrics` (e.g. outbox sent/failed), collected per scrape.
+    ///   - trustProxy: take the client address from the last `X-Forwarded-For` entry (only behind a proxy that
+    ///     appends it); otherwise the peer address, and the header is ignored.
+    ///   - errorReporter: told about failures answered with 503 `service_unavailable`.
+    public init(
+        auth: AuthService,
+        hashingPool: WorkerPool,
+        isReady: @escaping @Sendable () -> Bool,
+        metricsSource: (any MetricsSource)? = nil,
+        trustProxy: Bool = false,
+        errorReporter: ErrorReporter? = nil
+    ) {
+        self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy),
+                                    errorReporter: errorReporter)
+        self.hashingPool = hashingPool
+        self.isReady = isReady
+        self.metricsSource = metricsSource
+        self.metrics = RequestMetrics()
+        for route in Self.routes { metrics.trackRoute(route.path) }
+    }
+
+    /// Adds every route of `LatchAPI.routes` to `router`.
+    public func register(on router: inout Router) {
+        SignUpRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        ConfirmRoutes(context: context).register(on: &router)
+        SignInRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        TokenRoutes(context: context).register(on: &router)
+        SessionRoutes(context: context).register(on: &router)
+        PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        HealthRoutes(context: context, isReady: isReady).register(on: &router)
+        MetricsRoutes(context: context, metrics: metrics, source: metricsSource, hashingPool: hashingPool)
+            .register(on: &router)
+    }
+
+    /// Counts a finished request in `metrics`; pass it as `HTTPServer`'s `onRequestCompleted` (or call it from
+    /// the closure that also writes the access log).
+    public func recordCompletedRequest(_ entry: RequestLogEntry) {
+        metrics.record(entry)
+    }
+}

@@ -1,1 +1,0 @@
-// LatchHTTP: filled by its issue.

@@ -1,0 +1,28 @@
+import AuthCore
+import HTTPServer
+
+/// `POST /v1/confirm` (redeem the mailed token, sign in) and `POST /v1/confirm/resend`.
+/// Neither hashes a password, so both run inline.
+struct ConfirmRoutes: Sendable {
+    let context: RouteContext
+
+    func register(on router: inout Router) {
+        router.post("/v1/confirm", handler: context.handler(route: "/v1/confirm", confirm))
+        router.post("/v1/confirm/resend", handler: context.handler(route: "/v1/confirm/resend", resend))
+    }
+
+    func confirm(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try TokenBody.decode(from: request)
+        let client = context.clients.resolve(request)
+        let session = try context.auth.confirm(token: body.token, ip: client.ip, userAgent: client.userAgent)
+        return APIJSON.response(session)
+    }
+
+    /// 202 for every email, known or not (DESIGN.md §6.3).
+    func resend(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try EmailBody.decode(from: request)
+        let client = context.clients.resolve(request)
+        _ = try context.auth.resendConfirmation(email: body.email, ip: client.ip)
+        return APIJSON.response(StatusBody.confirmationSent, status: .accepted)
+    }
+}

@@ -1,0 +1,29 @@
+import AuthCore
+import HTTPServer
+
+/// `POST /v1/password/forgot` (202 for every email) and `POST /v1/password/reset` (hashes: on the pool).
+struct PasswordRoutes: Sendable {
+    let context: RouteContext
+    let hashingPool: WorkerPool
+
+    func register(on router: inout Router) {
+        router.post("/v1/password/forgot", handler: context.handler(route: "/v1/password/forgot", forgot))
+        router.post("/v1/password/reset", pool: hashingPool,
+                    handler: context.handler(route: "/v1/password/reset", reset))
+    }
+
+    /// 202 `{"status":"reset_sent"}` whether or not the email is registered (DESIGN.md §6.3).
+    func forgot(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try EmailBody.decode(from: request)
+        try context.auth.forgotPassword(email: body.email, ip: context.clients.clientIP(request))
+        return APIJSON.response(StatusBody.resetSent, status: .accepted)
+    }
+
+    /// 200 `{"status":"password_reset","user":{…}}`; every session of the user is now revoked.
+    func reset(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try PasswordResetBody.decode(from: request)
+        let user = try context.auth.resetPassword(token: body.token, newPassword: body.password,
+                                                  ip: context.clients.clientIP(request))
+        return APIJSON.response(PasswordResetResponse(user: user))
+    }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+extension Duration {
+    /// The duration as Foundation seconds, for date arithmetic (`Date.addingTimeInterval`).
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPServer
+import LatchTestSupport
+import Testing
+
+@Suite struct ConnectionTests {
+    @Test func servesManyConcurrentClientsCorrectly() throws {
+        var router = Router()
+        router.get("/echo/:value") { request in .text(request.parameters["value"] ?? "") }
+        let server = try TestServer(router: router)
+        let port = server.port
+        let workers = (0..<32).map { worker in
+            Background { () throws -> Int in
+                let client = try HTTPTestClient(port: port)
+                var correct = 0
+                for index in 0..<50 {
+                    let response = try client.send("GET", "/echo/\(worker)-\(index)")
+                    if response.status == 200, response.text == "\(worker)-\(index)" { correct += 1 }
+                }
+                return correct
+            }
+        }
+        let results = try workers.map { try $0.wait() }
+        #expect(results == Array(repeating: 50, count: 32))
+    }
+
+    @Test func capsConnectionsPerIP() throws {
+        var router = Router()
+        router.get("/") { _ in .text("ok") }
+        let server = try TestServer({ $0.maxConnectionsPerIP = 2 }, router: router)
+        let first = try server.client()
+        let second = try server.client()
+        #expect(try first.send("GET", "/").status == 200)
+        #expect(try second.send("GET", "/").status == 200)
+
+        // The kernel completes the handshake; MHD then closes the extra connection unserved.
+        let third = try server.client()
+        #expect(throws: HTTPTestClient.Failure.connectionClosed) { try third.send("GET", "/") }
+
+        second.close()
+        // Once a slot frees up, a new connection is served again.
+        #expect(waitUntil { (try? server.send("GET", "/"))?.status == 200 })
+        #expect(try first.send("GET", "/").status == 200)
+    }
+}

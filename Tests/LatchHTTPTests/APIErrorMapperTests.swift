@@ -1,0 +1,110 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Testing
+@testable import LatchHTTP
+
+@Suite struct APIErrorMapperTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        let error: AuthError
+        let status: Int
+        let retryAfter: String?
+        let challenge: String?
+        var testDescription: String { error.code }
+    }
+
+    static let rows: [Row] = [
+        Row(error: .invalidEmail, status: 422, retryAfter: nil, challenge: nil),
+        Row(error: .weakPassword(.passwordTooShort), status: 422, retryAfter: nil, challenge: nil),
+        Row(error: .invalidCredentials, status: 401, retryAfter: nil, challenge: nil),
+        Row(error: .emailNotConfirmed, status: 403, retryAfter: nil, challenge: nil),
+        Row(error: .userDisabled, status: 403, retryAfter: nil, challenge: nil),
+        Row(error: .invalidToken, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .tokenExpired, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .tokenUsed, status: 409, retryAfter: nil, challenge: nil),
+        Row(error: .rateLimited(retryAfter: 42), status: 429, retryAfter: "42", challenge: nil),
+        Row(error: .invalidSession, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
+        Row(error: .sessionExpired, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
+        Row(error: .refreshTokenReused, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
+    ]
+
+    @Test(arguments: rows)
+    func authErrorsMapToStatusCodeAndHeaders(row: Row) throws {
+        let response = APIErrorMapper.response(for: row.error)
+        #expect(response.status.rawValue == row.status)
+        #expect(response.errorCode == row.error.code)
+        #expect(response.errorMessage == row.error.message)
+        #expect(response.headers["Retry-After"] == row.retryAfter)
+        #expect(response.headers["WWW-Authenticate"] == row.challenge)
+        #expect(response.headers["Content-Type"] == HTTPResponse.jsonContentType)
+    }
+
+    @Test func tableHasOneRowPerAuthErrorCode() {
+        let codes = Set(Self.rows.map(\.error.code))
+        #expect(codes.count == 12)
+    }
+
+    @Test func weakPasswordCarriesItsReason() throws {
+        let response = APIErrorMapper.response(for: AuthError.weakPassword(.passwordTooCommon))
+        let error = try #require(try response.jsonObject()["error"] as? [String: Any])
+        #expect(error["reason"] as? String == "password_too_common")
+        #expect(error["code"] as? String == "weak_password")
+    }
+
+    @Test func otherErrorsHaveNoReasonKey() throws {
+        let response = APIErrorMapper.response(for: AuthError.invalidCredentials)
+        let error = try #require(try response.jsonObject()["error"] as? [String: Any])
+        #expect(Set(error.keys) == ["code", "message"])
+    }
+
+    @Test func unknownErrorsBecomeAGeneric503WithoutDetails() {
+        let response = APIErrorMapper.response(for: InMemoryAuthStore.DatabaseDown())
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.errorCode == "service_unavailable")
+        #expect(!response.text.contains("10.0.0.5"))
+        #expect(!response.text.contains("hunter2"))
+        #expect(!APIErrorMapper.describe(InMemoryAuthStore.DatabaseDown()).isExpected)
+        #expect(APIErrorMapper.describe(AuthError.invalidToken).isExpected)
+    }
+
+    @Test func requestErrorsMap() {
+        let cases: [(any Error, Int, String)] = [
+            (JSONBodyError.unsupportedMediaType, 415, "unsupported_media_type"),
+            (JSONBodyError.emptyBody, 400, "invalid_json"),
+            (JSONBodyError.malformed, 400, "invalid_json"),
+            (JSONBodyError.invalidField("email"), 422, "invalid_request"),
+            (APIError.invalidField("token"), 422, "invalid_request"),
+            (APIError.fieldTooLong("password", maxBytes: 1024), 422, "invalid_request"),
+            (APIError.fieldHasNUL("email"), 422, "invalid_request"),
+            (APIError.missingToken, 401, "missing_token"),
+            (APIError.malformedToken, 401, "invalid_session"),
+            (APIError.notReady, 503, "not_ready"),
+            (HTTPError(status: .notFound, code: "not_found", message: "x"), 404, "not_found"),
+        ]
+        for (error, status, code) in cases {
+            let response = APIErrorMapper.response(for: error)
+            #expect(response.status.rawValue == status, "\(error)")
+            #expect(response.errorCode == code, "\(error)")
+        }
+    }
+
+    @Test func httpErrorsKeepTheirHeader() {
+        let error = HTTPError(status: .tooManyRequests, code: "slow_down", message: "m",
+                              header: HTTPHeaders.Field(name: "Retry-After", value: "9"))
+        let response = APIErrorMapper.response(for: error)
+        #expect(response.status == .tooManyRequests)
+        #expect(response.headers["Retry-After"] == "9")
+    }
+
+    @Test func bearerChallenges() {
+        #expect(APIErrorMapper.response(for: APIError.missingToken).headers["WWW-Authenticate"] == "Bearer")
+        #expect(APIErrorMapper.response(for: APIError.malformedToken).headers["WWW-Authenticate"]
+            == #"Bearer error="invalid_token""#)
+    }
+
+    @Test func fieldErrorsNameTheFieldOnly() {
+        let message = APIErrorMapper.describe(APIError.fieldTooLong("password", maxBytes: 1024)).message
+        #expect(message.contains("password"))
+        #expect(APIErrorMapper.describe(JSONBodyError.invalidField("refresh_token")).message.contains("refresh_token"))
+    }
+}

@@ -1,0 +1,35 @@
+import HTTPServer
+import Testing
+@testable import LatchHTTP
+
+@Suite struct HealthRoutesTests {
+    @Test func healthzIsAlwaysOK() throws {
+        let api = try APIHarness()
+        api.ready.value = false
+        api.store.setFailing(true)
+        let response = api.get("/healthz")
+        #expect(response.status == .ok)
+        #expect(response.text == #"{"status":"ok"}"#)
+        #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+    }
+
+    @Test func readyzFollowsTheCheck() throws {
+        let api = try APIHarness()
+        #expect(api.get("/readyz").status == .ok)
+        api.ready.value = false
+        let response = api.get("/readyz")
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.errorCode == "not_ready")
+        #expect(api.reported.value.isEmpty)
+    }
+
+    @Test func everyRouteIsRegistered() throws {
+        let api = try APIHarness()
+        for route in LatchAPI.routes {
+            let request = HTTPRequest(method: route.method, target: route.path)
+            let response = try api.router.resolve(request).handler(request)
+            #expect(response.errorCode != "not_found", "\(route.path)")
+            #expect(response.errorCode != "method_not_allowed", "\(route.path)")
+        }
+    }
+}

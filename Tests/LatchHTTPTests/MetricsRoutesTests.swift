@@ -1,0 +1,45 @@
+import HTTPServer
+import Testing
+@testable import LatchHTTP
+
+@Suite struct MetricsRoutesTests {
+    struct SourceDown: Error {}
+
+    @Test func scrapeHasRequestPoolAndSourceMetrics() throws {
+        let source = ClosureMetricsSource {
+            [MetricFamily(name: "latch_outbox_sent_total", help: "Mails sent.", kind: .counter,
+                          samples: [MetricSample(value: 7)])]
+        }
+        let api = try APIHarness(metricsSource: source)
+        api.api.recordCompletedRequest(RequestLogEntry(method: "GET", path: "/v1/me", status: 200,
+                                                       durationMicroseconds: 300, clientAddress: "", completed: true))
+        let response = api.get("/metrics")
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(response.text.contains(#"latch_http_requests_total{method="GET",route="/v1/me",status="2xx"} 1"#))
+        #expect(response.text.contains("latch_hashing_pool_pending_jobs 0\n"))
+        #expect(response.text.contains("latch_metrics_source_up 1\n"))
+        #expect(response.text.contains("latch_outbox_sent_total 7\n"))
+    }
+
+    @Test func failingSourceIsReportedAsDown() throws {
+        let api = try APIHarness(metricsSource: ClosureMetricsSource { throw SourceDown() })
+        let response = api.get("/metrics")
+        #expect(response.status == .ok)
+        #expect(response.text.contains("latch_metrics_source_up 0\n"))
+        #expect(response.text.contains("# TYPE latch_http_requests_total counter"))
+    }
+
+    @Test func apiRoutesAreTrackedByDefault() throws {
+        let api = try APIHarness()
+        for route in LatchAPI.routes {
+            api.api.recordCompletedRequest(RequestLogEntry(method: route.method.rawValue, path: route.path, status: 200,
+                                                           durationMicroseconds: 1, clientAddress: "", completed: true))
+        }
+        let text = api.get("/metrics").text
+        for route in LatchAPI.routes {
+            #expect(text.contains(#"route="\#(route.path)",status="2xx"} 1"#), "\(route.path)")
+        }
+        #expect(!text.contains("unmatched"))
+    }
+}

@@ -1,0 +1,91 @@
+import HTTPServer
+import Testing
+@testable import LatchHTTP
+
+/// Content type, JSON syntax, fields and lengths, checked before AuthCore (and the hasher) see anything.
+@Suite struct RequestValidationTests {
+    @Test(arguments: ["/v1/signup", "/v1/signin", "/v1/confirm", "/v1/confirm/resend", "/v1/token/refresh",
+                      "/v1/password/forgot", "/v1/password/reset"])
+    func postBodiesMustBeJSON(path: String) throws {
+        let api = try APIHarness()
+        let plain = api.send(.post, path, json: #"{"email":"a@b.co"}"#, contentType: "text/plain")
+        #expect(plain.status == .unsupportedMediaType)
+        #expect(plain.errorCode == "unsupported_media_type")
+        let none = api.send(.post, path, json: #"{"email":"a@b.co"}"#, contentType: nil)
+        #expect(none.status == .unsupportedMediaType)
+        #expect(api.send(.post, path, json: "{", contentType: "application/json; charset=utf-8").errorCode
+            == "invalid_json")
+        #expect(api.send(.post, path, json: "", contentType: "application/json").errorCode == "invalid_json")
+    }
+
+    @Test func charsetParameterIsAccepted() throws {
+        let api = try APIHarness()
+        let response = api.send(.post, "/v1/password/forgot", json: #"{"email":"a@b.co"}"#,
+                                contentType: "Application/JSON; charset=UTF-8")
+        #expect(response.status == .accepted)
+    }
+
+    @Test func missingFieldIsNamedNotEchoed() throws {
+        let api = try APIHarness()
+        let response = api.post("/v1/signup", #"{"email":"secret-address@example.com"}"#)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.errorCode == "invalid_request")
+        let message = try #require(response.errorMessage)
+        #expect(message.contains("password"))
+        #expect(!message.contains("secret-address"))
+    }
+
+    @Test func wrongTypeIsNamedNotEchoed() throws {
+        let api = try APIHarness()
+        let response = api.post("/v1/signin", #"{"email":"a@b.co","password":31415926}"#)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.errorMessage?.contains("password") == true)
+        #expect(response.errorMessage?.contains("31415926") == false)
+        #expect(api.post("/v1/confirm", #"{"token":null}"#).status == .unprocessableContent)
+        #expect(api.post("/v1/token/refresh", #"{"refreshToken":"x"}"#).errorMessage?.contains("refresh_token") == true)
+    }
+
+    @Test func unknownFieldsAreIgnored() throws {
+        let api = try APIHarness()
+        let response = api.post("/v1/password/forgot", #"{"email":"a@b.co","extra":{"nested":[1,2]}}"#)
+        #expect(response.status == .accepted)
+    }
+
+    @Test func oversizedPasswordIsRefusedBeforeHashing() throws {
+        let api = try APIHarness()
+        let before = api.hasher.callCount
+        let long = String(repeating: "p", count: 1025)
+        for path in ["/v1/signup", "/v1/signin"] {
+            let response = api.post(path, #"{"email":"a@b.co","password":"\#(long)"}"#)
+            #expect(response.status == .unprocessableContent, "\(path)")
+            #expect(response.errorCode == "invalid_request")
+            #expect(response.errorMessage?.contains("password") == true)
+        }
+        #expect(api.post("/v1/password/reset", #"{"token":"t","password":"\#(long)"}"#).status == .unprocessableContent)
+        #expect(api.hasher.callCount == before)
+        // At the limit it reaches AuthCore (and fails its 128-character policy instead).
+        let atLimit = String(repeating: "p", count: 1024)
+        #expect(api.post("/v1/signup", #"{"email":"a@b.co","password":"\#(atLimit)"}"#).errorCode == "weak_password")
+    }
+
+    @Test func oversizedEmailAndTokensAreRefused() throws {
+        let api = try APIHarness()
+        let email = String(repeating: "a", count: 250) + "@b.co"
+        #expect(api.post("/v1/confirm/resend", #"{"email":"\#(email)"}"#).errorMessage?.contains("email") == true)
+        let token = String(repeating: "t", count: 513)
+        #expect(api.post("/v1/confirm", #"{"token":"\#(token)"}"#).status == .unprocessableContent)
+        #expect(api.post("/v1/token/refresh", #"{"refresh_token":"\#(token)"}"#).status == .unprocessableContent)
+    }
+
+    @Test func nulCharactersAreRefused() throws {
+        let api = try APIHarness()
+        let response = api.post("/v1/signin", #"{"email":"a@b.co","password":"abc\u0000defghij"}"#)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.errorMessage?.contains("password") == true)
+    }
+
+    @Test func topLevelNonObjectIsInvalidRequest() throws {
+        let api = try APIHarness()
+        #expect(api.post("/v1/password/forgot", #"["a@b.co"]"#).status == .unprocessableContent)
+    }
+}

@@ -1,0 +1,96 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+import HTTPServer
+@testable import LatchHTTP
+
+/// A `LatchAPI` over in-memory fakes, driven in-process through `Router.resolve` and the matched handler
+/// (the pool a route names is ignored here: the handler runs on the test's thread).
+final class APIHarness: Sendable {
+    static let peerAddress = "203.0.113.7"
+
+    let store = InMemoryAuthStore()
+    let hasher = CountingHasher()
+    let clock = ManualClock()
+    let pool = WorkerPool(name: "test-hash", threads: 1, queueCapacity: 4)
+    let api: LatchAPI
+    let router: Router
+    let ready = Shared(true)
+    let reported = Shared<[String]>([])
+
+    init(trustProxy: Bool = false, rateLimits: AuthRateLimits = AuthRateLimits(),
+         metricsSource: (any MetricsSource)? = nil) throws {
+        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: SequentialTokenGenerator(), clock: clock,
+                              composer: LinkOnlyComposer())
+        let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
+        let auth = try AuthService(
+            configuration: AuthConfiguration(rateLimits: rateLimits, deepLinks: links), ports: ports,
+            passwordPolicy: PasswordPolicy(commonPasswords: CommonPasswords(["password1234"]))
+        )
+        let ready = self.ready
+        let reported = self.reported
+        api = LatchAPI(auth: auth, hashingPool: pool, isReady: { ready.value },
+                       metricsSource: metricsSource, trustProxy: trustProxy,
+                       errorReporter: { route, _ in reported.withLock { $0.append(route) } })
+        var router = Router()
+        api.register(on: &router)
+        self.router = router
+    }
+
+    deinit { pool.shutdown() }
+
+    /// Sends one request through the router. `json` becomes the body with `contentType`.
+    func send(
+        _ method: HTTPMethod, _ target: String, json: String? = nil, contentType: String? = "application/json",
+        headers: HTTPHeaders = HTTPHeaders(), clientAddress: String = APIHarness.peerAddress
+    ) -> HTTPResponse {
+        var headers = headers
+        if json != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
+        var request = HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8),
+                                  clientAddress: clientAddress)
+        let match = router.resolve(request)
+        request.parameters = match.parameters
+        do {
+            return try match.handler(request)
+        } catch {
+            return HTTPResponse.internalError
+        }
+    }
+
+    func post(_ path: String, _ json: String, bearer: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        return send(.post, path, json: json, headers: headers)
+    }
+
+    func get(_ path: String, bearer: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        return send(.get, path, headers: headers)
+    }
+
+    /// The token in the last mail of `kind` to `email`, read from its link's query.
+    func mailedToken(_ kind: MailKind, to email: String) -> String? {
+        guard let link = store.mails.last(where: { $0.kind == kind && $0.recipient == email })?.deepLink,
+              let items = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems
+        else { return nil }
+        return items.first { $0.name == "token" }?.value
+    }
+
+    /// Signs up and confirms `email`, returning the session body of `/v1/confirm`.
+    func confirmedSession(
+        email: String = "ada@example.com", password: String = "correct horse"
+    ) throws -> [String: Any] {
+        let signUp = post("/v1/signup", #"{"email":"\#(email)","password":"\#(password)"}"#)
+        guard signUp.status == .accepted, let token = mailedToken(.confirmEmail, to: email) else {
+            throw HarnessError.setupFailed("signup \(signUp.status)")
+        }
+        let confirm = post("/v1/confirm", #"{"token":"\#(token)"}"#)
+        guard confirm.status == .ok else { throw HarnessError.setupFailed("confirm \(confirm.status)") }
+        return try confirm.jsonObject()
+    }
+
+    enum HarnessError: Error {
+        case setupFailed(String)
+    }
+}
