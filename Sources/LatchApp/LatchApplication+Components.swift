@@ -83,6 +83,23 @@ extension LatchApplication {
             })
     }
 
+    /// The well-known association files and the landing pages, registered after the API; their paths get their own
+    /// label in the API's request metrics.
+    static func makeWebRoutes(
+        configuration: LatchConfiguration, service: AuthService, hashPool: WorkerPool, api: LatchAPI, log: LogWriter
+    ) -> WebRoutes {
+        for route in WebRoutes.routes { api.metrics.trackRoute(route.path) }
+        return WebRoutes(
+            productName: configuration.productName, deepLinks: configuration.auth.deepLinks,
+            wellKnown: WellKnownConfiguration(
+                appleAppIDs: configuration.appleAppIDs, androidPackage: configuration.androidPackage,
+                androidCertFingerprints: configuration.androidCertFingerprints),
+            auth: service, hashingPool: hashPool, trustProxy: configuration.trustProxy,
+            errorReporter: { route, error in
+                log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
+            })
+    }
+
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
     static func metrics(pool: PostgresPool, outbox: OutboxMetrics?) -> [MetricFamily] {
         let statistics = pool.statistics

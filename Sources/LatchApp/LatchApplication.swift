@@ -56,6 +56,8 @@ public final class LatchApplication: Sendable {
             trustProxy: configuration.trustProxy, log: log)
         var router = Router()
         api.register(on: &router)
+        Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, api: api, log: log)
+            .register(on: &router)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: configuration.listen.host, port: Int(configuration.listen.port),

@@ -1,0 +1,110 @@
+import AuthCore
+import HTTPServer
+
+/// `GET`/`POST /confirmAuth` and `/resetPassword`: the web fallback behind the universal link, for people who open
+/// it where the app is not installed (DESIGN.md §4, §7).
+///
+/// GET only reads the token's state (mail scanners prefetch links; a GET that spent the token would break sign-up),
+/// and shows a button or a new-password form; the POST redeems it through `AuthService`. The token appears only in
+/// the hidden field and the "Open in app" link, never in a log line or an error report.
+struct LandingPageRoutes: Sendable {
+    let pages: LandingPageRenderer
+    let auth: AuthService
+    let clients: ClientInfoResolver
+    let checks: LandingFormSubmission.Checks
+    /// Reset hashes the new password, so its POST runs off the MHD threads.
+    let hashingPool: WorkerPool
+    let errorReporter: LatchAPI.ErrorReporter?
+
+    func register(on router: inout Router) {
+        for flow in LandingFlow.allCases {
+            router.get(flow.path) { request in show(flow, request) }
+        }
+        router.post(LandingFlow.confirm.path) { request in confirm(request) }
+        router.post(LandingFlow.reset.path, pool: hashingPool) { request in reset(request) }
+    }
+
+    func show(_ flow: LandingFlow, _ request: HTTPRequest) -> HTTPResponse {
+        let tokens = request.queryValues("token")
+        guard tokens.count == 1, let token = tokens.first else {
+            return respond(LandingPage(flow: flow, state: .invalid))
+        }
+        let state: LandingPageState
+        do {
+            state = try TokenInspector(auth: auth).state(of: token, purpose: flow.purpose)
+        } catch {
+            return unexpected(flow, error)
+        }
+        guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
+        // Reuse a cookie already set, so two tabs opened from two mails both keep working.
+        let existing = checks.cookie.value(in: request.headers)
+        let csrf = existing ?? checks.generator.makeToken()
+        return respond(LandingPage(flow: flow, state: state, token: token, csrf: csrf),
+                       setCookie: existing == nil ? csrf : nil)
+    }
+
+    func confirm(_ request: HTTPRequest) -> HTTPResponse {
+        let form: LandingFormSubmission
+        do {
+            form = try LandingFormSubmission(request, flow: .confirm, checks: checks)
+        } catch {
+            return respond(LandingPage(flow: .confirm, state: error.state))
+        }
+        let client = clients.resolve(request)
+        do {
+            // The session it opens is not handed to the browser: the page has no use for it, and the person signs
+            // in from the app. It ends with its refresh TTL like any other.
+            _ = try auth.confirm(token: form.token, ip: client.ip, userAgent: client.userAgent)
+            return respond(LandingPage(flow: .confirm, state: .done))
+        } catch {
+            return failure(.confirm, error, form: form)
+        }
+    }
+
+    func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let form: LandingFormSubmission
+        do {
+            form = try LandingFormSubmission(request, flow: .reset, checks: checks)
+        } catch {
+            return respond(LandingPage(flow: .reset, state: error.state))
+        }
+        do {
+            try auth.resetPassword(token: form.token, newPassword: form.password ?? "", ip: clients.clientIP(request))
+            return respond(LandingPage(flow: .reset, state: .done))
+        } catch {
+            return failure(.reset, error, form: form)
+        }
+    }
+
+    /// The page for a refused redemption. A weak password shows the form again with the reason: AuthCore checks the
+    /// policy before spending the token, so the same link still works.
+    private func failure(_ flow: LandingFlow, _ error: any Error, form: LandingFormSubmission) -> HTTPResponse {
+        guard let error = error as? AuthError else { return unexpected(flow, error) }
+        let state: LandingPageState = switch error {
+        case .weakPassword(let reason): .ready(problem: reason.message)
+        case .tokenExpired: .expired
+        case .tokenUsed: .used
+        case .userDisabled: .disabled
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        default: .invalid
+        }
+        guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
+        return respond(LandingPage(flow: flow, state: state, token: form.token, csrf: form.csrf))
+    }
+
+    /// A store failure: reported (the error names no token), answered with a generic page.
+    private func unexpected(_ flow: LandingFlow, _ error: any Error) -> HTTPResponse {
+        errorReporter?(flow.path, error)
+        return respond(LandingPage(flow: flow, state: .unavailable))
+    }
+
+    private func respond(_ page: LandingPage, setCookie csrf: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse.html(pages.render(page), status: page.state.status)
+        LandingPageHeaders.apply(to: &response, style: pages.style)
+        if let csrf { response.headers.add(name: "Set-Cookie", value: checks.cookie.setCookie(csrf)) }
+        if case .rateLimited(let seconds) = page.state {
+            response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+        }
+        return response
+    }
+}

@@ -1,0 +1,32 @@
+/// The body of `/.well-known/apple-app-site-association` (the `applinks` format of iOS 13+):
+/// `{"applinks":{"details":[{"appIDs":[…],"components":[{"/":"/confirmAuth"},…]}]}}`.
+struct AppleAppSiteAssociation: Encodable, Equatable {
+    struct AppLinks: Encodable, Equatable {
+        let details: [Detail]
+    }
+
+    struct Detail: Encodable, Equatable {
+        let appIDs: [String]
+        let components: [Component]
+    }
+
+    /// One URL pattern; only the path (`"/"`) is matched, the token rides in the query.
+    struct Component: Encodable, Equatable {
+        let path: String
+
+        enum CodingKeys: String, CodingKey {
+            case path = "/"
+        }
+    }
+
+    let applinks: AppLinks
+
+    /// The paths of DeepLinkRouting's link forms: the two token links and everything under `home`.
+    static let paths = ["/confirmAuth", "/resetPassword", "/home/*"]
+
+    /// With no app IDs, `details` is empty rather than holding an entry that names no app.
+    init(appIDs: [String]) {
+        let components = Self.paths.map(Component.init(path:))
+        applinks = AppLinks(details: appIDs.isEmpty ? [] : [Detail(appIDs: appIDs, components: components)])
+    }
+}

@@ -1,0 +1,41 @@
+import AuthCore
+import HTTPServer
+
+/// A landing-page POST that passed every check, in order: from our own page (`CrossSiteGuard`), a form body,
+/// every field present once and within its limit, and the CSRF field equal to the cookie.
+struct LandingFormSubmission: Sendable {
+    /// Why a POST was not accepted: the page to show instead.
+    struct Refusal: Error, Equatable {
+        let state: LandingPageState
+    }
+
+    let token: String
+    let csrf: String
+    /// Only for the reset form.
+    let password: String?
+
+    /// The checks that need no database, so a forged or broken POST costs nothing.
+    struct Checks: Sendable {
+        let crossSite: CrossSiteGuard
+        let cookie: CSRFCookie
+        let generator: any TokenGenerator
+    }
+
+    init(_ request: HTTPRequest, flow: LandingFlow, checks: Checks) throws(Refusal) {
+        guard checks.crossSite.allows(request.headers) else { throw Refusal(state: .refused) }
+        do {
+            let form = try FormBody(request)
+            token = try form.value("token", maxBytes: FieldLimits.tokenBytes)
+            csrf = try form.value(CSRFCookie.fieldName, maxBytes: FieldLimits.tokenBytes)
+            password = flow == .reset ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
+        } catch .unsupportedMediaType {
+            throw Refusal(state: .unsupportedMediaType)
+        } catch {
+            throw Refusal(state: .badForm)
+        }
+        let cookie = checks.cookie.value(in: request.headers)
+        guard checks.cookie.matches(field: csrf, cookie: cookie, using: checks.generator) else {
+            throw Refusal(state: .refused)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import AuthCore
+import DeepLinkRouting
+
+/// Renders landing pages: small, self-contained HTML (no external assets, no script, one inline stylesheet allowed by
+/// its hash), with `lang`, labelled fields and a live status region. Every interpolated value is HTML-escaped.
+struct LandingPageRenderer: Sendable {
+    let productName: String
+    let printer: DeepLinkPrinter
+    let style: LandingPageStyle
+
+    func render(_ page: LandingPage) -> String {
+        let text = LandingPageText(flow: page.flow, state: page.state, productName: productName)
+        let e = HTMLEscaping.escape
+        var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
+        if page.showsForm, let token = page.token, let csrf = page.csrf {
+            body += form(page, token: token, csrf: csrf)
+            body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
+                            label: "Open in the \(productName) app")
+        } else if Self.offersHomeLink(page.state) {
+            body += appLink(printer.customSchemeURL(for: .home).absoluteString, label: "Open the \(productName) app")
+        }
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="robots" content="noindex">
+            <title>\(e(text.heading)) · \(e(productName))</title>
+            <style>\(LandingPageStyle.css)</style>
+            </head>
+            <body>
+            <main data-flow="\(e(page.flow.rawValue))" data-state="\(e(page.state.name))">
+            \(body)</main>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The confirm button, or the new-password form; both post the token in a hidden field, never in the URL.
+    private func form(_ page: LandingPage, token: String, csrf: String) -> String {
+        let e = HTMLEscaping.escape
+        var html = "<form method=\"post\" action=\"\(e(page.flow.formAction))\">\n"
+        html += "<input type=\"hidden\" name=\"token\" value=\"\(e(token))\">\n"
+        html += "<input type=\"hidden\" name=\"\(CSRFCookie.fieldName)\" value=\"\(e(csrf))\">\n"
+        switch page.flow {
+        case .confirm:
+            html += "<button type=\"submit\">Confirm email address</button>\n"
+        case .reset:
+            html += passwordField(problem: problem(of: page.state))
+            html += "<button type=\"submit\">Set new password</button>\n"
+        }
+        return html + "</form>\n"
+    }
+
+    /// The length hints come from AuthCore's policy; the server checks again, so they are only a convenience.
+    private func passwordField(problem: String?) -> String {
+        let minimum = PasswordPolicy.minimumLength
+        let maximum = PasswordPolicy.maximumLength
+        var describedBy = "password-hint"
+        var html = "<label for=\"password\">New password</label>\n"
+        if let problem {
+            describedBy += " password-problem"
+            html += "<p id=\"password-problem\" class=\"problem\" role=\"alert\">\(HTMLEscaping.escape(problem))</p>\n"
+        }
+        html += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required "
+            + "minlength=\"\(minimum)\" maxlength=\"\(maximum)\" aria-describedby=\"\(describedBy)\""
+            + (problem == nil ? "" : " aria-invalid=\"true\"") + ">\n"
+        html += "<p id=\"password-hint\" class=\"hint\">Between \(minimum) and \(maximum) characters.</p>\n"
+        return html
+    }
+
+    private func problem(of state: LandingPageState) -> String? {
+        if case .ready(let problem) = state { return problem }
+        return nil
+    }
+
+    private func appLink(_ href: String, label: String) -> String {
+        "<p><a class=\"app\" id=\"open-in-app\" href=\"\(HTMLEscaping.escape(href))\">\(HTMLEscaping.escape(label))</a></p>\n"
+    }
+
+    /// After an outcome the app is where the person goes next (sign in, ask for a new link).
+    private static func offersHomeLink(_ state: LandingPageState) -> Bool {
+        switch state {
+        case .done, .expired, .used, .invalid: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import HTTPServer
+
+/// What a landing page shows. Each state has its own wording, its own `data-state` value (for tests and styling)
+/// and an HTTP status in line with `APIErrorMapper`'s (token errors 400/409, limits 429, refusals 403).
+enum LandingPageState: Hashable, Sendable {
+    /// The token is usable: show the button (confirm) or the new-password form (reset). `problem` is the reason a
+    /// submitted password was refused, shown next to the field.
+    case ready(problem: String?)
+    /// Confirmed, or password changed.
+    case done
+    case expired
+    /// Redeemed already, or (reset) replaced by a newer successful reset.
+    case used
+    /// Unknown, malformed, or meant for the other page.
+    case invalid
+    case disabled
+    case rateLimited(retryAfter: Int)
+    /// A POST that failed the cross-site checks (Origin, Sec-Fetch-Site, CSRF cookie).
+    case refused
+    /// A POST whose form fields are missing, repeated or too long.
+    case badForm
+    /// A POST that is not `application/x-www-form-urlencoded`.
+    case unsupportedMediaType
+    /// The store failed; details went to the error reporter, not the page.
+    case unavailable
+
+    var status: HTTPStatus {
+        switch self {
+        case .ready(let problem): problem == nil ? .ok : .unprocessableContent
+        case .done: .ok
+        case .expired, .invalid, .badForm: .badRequest
+        case .used: .conflict
+        case .disabled, .refused: .forbidden
+        case .rateLimited: .tooManyRequests
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .unavailable: .serviceUnavailable
+        }
+    }
+
+    /// Stable name in the page's `data-state` attribute.
+    var name: String {
+        switch self {
+        case .ready: "ready"
+        case .done: "done"
+        case .expired: "expired"
+        case .used: "used"
+        case .invalid: "invalid"
+        case .disabled: "disabled"
+        case .rateLimited: "rate_limited"
+        case .refused: "refused"
+        case .badForm: "bad_form"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .unavailable: "unavailable"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// The words of the landing pages, per flow and state: plain sentences that say what happened and what to do next
+/// (NOTES.md: links that fail need clear "expired / replaced" states). Not yet HTML-escaped.
+struct LandingPageText: Equatable {
+    let heading: String
+    let message: String
+
+    init(flow: LandingFlow, state: LandingPageState, productName: String) {
+        switch (flow, state) {
+        case (.confirm, .ready):
+            heading = "Confirm your email address"
+            message = "Press the button to confirm the email address of your \(productName) account."
+        case (.reset, .ready):
+            heading = "Choose a new password"
+            message = "Enter a new password for your \(productName) account."
+        case (.confirm, .done):
+            heading = "Email address confirmed"
+            message = "Your email address is confirmed. You can now sign in to \(productName)."
+        case (.reset, .done):
+            heading = "Password changed"
+            message = "Your password has been changed and every device was signed out. Sign in with your new password."
+        case (.confirm, .expired):
+            heading = "This link has expired"
+            message = "Confirmation links work for a limited time. Open \(productName) and ask for a new confirmation email."
+        case (.reset, .expired):
+            heading = "This link has expired"
+            message = "Password reset links work for a limited time. Ask for a new one from the sign-in screen."
+        case (.confirm, .used):
+            heading = "This link has already been used"
+            message = "This confirmation link was used already. If your address is confirmed, you can sign in."
+        case (.reset, .used):
+            heading = "This link has already been used"
+            message = "This reset link was used already, or a newer password reset replaced it. "
+                + "Ask for a new link if you still need to change your password."
+        default:
+            (heading, message) = Self.common(state)
+        }
+    }
+
+    /// States whose wording does not depend on the flow.
+    private static func common(_ state: LandingPageState) -> (String, String) {
+        switch state {
+        case .invalid:
+            ("This link is not valid", "Check that you opened the whole link from the newest email.")
+        case .disabled:
+            ("Account disabled", "This account has been disabled.")
+        case .rateLimited(let seconds):
+            ("Too many attempts", "Too many attempts. Try again in \(seconds) seconds.")
+        case .refused:
+            ("Please try again", "This form can only be sent from the page that showed it. "
+                + "Open the link from your email again.")
+        case .badForm, .unsupportedMediaType:
+            ("Please try again", "The form arrived incomplete. Open the link from your email again.")
+        case .unavailable:
+            ("Temporarily unavailable", "The service is temporarily unavailable. Try again in a few minutes.")
+        case .ready, .done, .expired, .used:
+            ("", "")
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import LatchConfig
+
+/// `docker-compose.yml` and the `Dockerfile`, checked without Docker: the compose file is YAML with the three
+/// services and their healthchecks, latchd is configured only with variables latchd knows, and the image ships the
+/// migrations. Parsed with PyYAML (python3, the project venv or the system's) when one is installed, and always
+/// with a structural line reader, which must agree with it.
+@Suite struct DockerComposeTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// What the checks need from the compose file.
+    struct Compose: Equatable {
+        var services: [String: Service] = [:]
+    }
+
+    struct Service: Equatable {
+        var hasHealthcheck = false
+        var environment: [String] = []
+        var dependsOn: [String] = []
+    }
+
+    static func composeText() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
+    }
+
+    @Test func composeFileHasTheThreeServicesWithHealthchecks() throws {
+        let compose = LineReader.read(try Self.composeText())
+        for name in ["postgres", "mail", "latchd"] {
+            let service = try #require(compose.services[name], "service \(name) missing")
+            #expect(service.hasHealthcheck, "service \(name) has no healthcheck")
+        }
+        #expect(Set(compose.services["latchd"]?.dependsOn ?? []) == ["postgres", "mail"])
+    }
+
+    @Test func latchdIsConfiguredOnlyWithKnownVariables() throws {
+        let environment = try #require(LineReader.read(try Self.composeText()).services["latchd"]).environment
+        let known = Set(ConfigurationLoader.variables.map(\.name))
+        #expect(environment.contains("DATABASE_URL"))
+        #expect(environment.contains("LATCH_LINK_BASE"))
+        let configured = environment.filter { $0 == "DATABASE_URL" || $0.hasPrefix("LATCH_") }
+        #expect(configured.count == environment.count, "unexpected variables: \(environment)")
+        let unknown = configured.filter { !known.contains($0) }
+        #expect(unknown.isEmpty, "latchd does not know: \(unknown)")
+    }
+
+    @Test func pyYAMLParsesTheFileAndAgreesWithTheLineReader() throws {
+        let text = try Self.composeText()
+        guard let parsed = try PyYAML.load(Self.root.appendingPathComponent("docker-compose.yml")) else {
+            // No PyYAML on this machine: the structural line reader above is the check.
+            return
+        }
+        let services = try #require(parsed["services"] as? [String: Any], "no services mapping")
+        var compose = Compose()
+        for (name, value) in services {
+            let service = value as? [String: Any] ?? [:]
+            let environment: [String] = switch service["environment"] {
+            case let map as [String: Any]: Array(map.keys)
+            case let list as [String]: list.map { String($0.prefix { $0 != "=" }) }
+            default: []
+            }
+            let dependsOn: [String] = switch service["depends_on"] {
+            case let map as [String: Any]: Array(map.keys)
+            case let list as [String]: list
+            default: []
+            }
+            let healthcheck = service["healthcheck"] as? [String: Any]
+            compose.services[name] = Service(hasHealthcheck: healthcheck?["test"] != nil,
+                                             environment: environment.sorted(), dependsOn: dependsOn.sorted())
+        }
+        var lines = LineReader.read(text)
+        for name in lines.services.keys {
+            lines.services[name]?.environment.sort()
+            lines.services[name]?.dependsOn.sort()
+        }
+        #expect(compose == lines)
+    }
+
+    @Test func dockerfileShipsTheMigrations() throws {
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let copies = dockerfile.split(separator: "\n").filter { $0.hasPrefix("COPY ") }
+        #expect(copies.contains { $0.split(separator: " ").dropFirst().first.map { $0 == "sql" || $0 == "sql/" } ?? false },
+                "no COPY of sql/ in the Dockerfile")
+        #expect(dockerfile.contains("LATCH_MIGRATIONS_DIR="))
+    }
+
+    @Test func lineReaderReadsBothEnvironmentForms() {
+        let text = """
+            services:
+              a:
+                image: x
+                environment:
+                  LATCH_LISTEN: 0.0.0.0:8080   # a comment
+                  "DATABASE_URL": postgresql://db
+                healthcheck:
+                  test: ["CMD", "true"]
+              b:
+                environment:
+                  - LATCH_APP_SCHEME=myapp
+                depends_on:
+                  a:
+                    condition: service_healthy
+            volumes:
+              data:
+            """
+        let compose = LineReader.read(text)
+        #expect(compose.services.keys.sorted() == ["a", "b"])
+        #expect(compose.services["a"] == Service(hasHealthcheck: true, environment: ["LATCH_LISTEN", "DATABASE_URL"]))
+        #expect(compose.services["b"] == Service(hasHealthcheck: false, environment: ["LATCH_APP_SCHEME"],
+                                                 dependsOn: ["a"]))
+    }
+}
+
+
+extension DockerComposeTests {
+    /// A structural reader for the block-style subset compose files use: `services:` at column 0, service names at
+    /// 2 spaces, their keys at 4, and `environment` / `depends_on` entries (`KEY: v`, `- KEY=v`, `name:`) at 6.
+    enum LineReader {
+        static func read(_ text: String) -> Compose {
+            var compose = Compose()
+            var inServices = false
+            var service: String?
+            var section: String?
+            for raw in text.split(separator: "\n") {
+                let line = raw.prefix { $0 != "#" }.replacingOccurrences(of: "\t", with: "    ")
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                let indent = line.prefix { $0 == " " }.count
+                let content = line.trimmingCharacters(in: .whitespaces)
+                switch indent {
+                case 0:
+                    inServices = content == "services:"
+                    service = nil
+                case 2 where inServices:
+                    service = key(content)
+                    section = nil
+                    if let service { compose.services[service] = Service() }
+                case 4 where inServices && service != nil:
+                    section = key(content)
+                    if section == "healthcheck", let service { compose.services[service]?.hasHealthcheck = true }
+                case 6 where inServices:
+                    guard let service, let entry = entry(content) else { continue }
+                    if section == "environment" { compose.services[service]?.environment.append(entry) }
+                    if section == "depends_on" { compose.services[service]?.dependsOn.append(entry) }
+                default:
+                    continue
+                }
+            }
+            return compose
+        }
+
+        /// `name:` or `name: value` -> `name`, quotes removed.
+        private static func key(_ content: String) -> String? {
+            guard let colon = content.firstIndex(of: ":") else { return nil }
+            return content[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+        }
+
+        /// `KEY: v`, `- KEY=v` or `- name` -> the name.
+        private static func entry(_ content: String) -> String? {
+            if content.hasPrefix("- ") {
+                let item = content.dropFirst(2).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+                return String(item.prefix { $0 != "=" })
+            }
+            return key(content)
+        }
+    }
+
+    /// PyYAML in a subprocess, the document back as JSON. nil when no python3 with PyYAML is installed.
+    enum PyYAML {
+        static let script = """
+            import json, sys
+            try:
+                import yaml
+            except ImportError:
+                sys.exit(3)
+            json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)
+            """
+
+        static func load(_ file: URL) throws -> [String: Any]? {
+            let candidates = [root.appendingPathComponent(".build/venv/bin/python").path, "/usr/bin/python3",
+                              "/usr/local/bin/python3"]
+            for python in candidates where FileManager.default.isExecutableFile(atPath: python) {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: python)
+                process.arguments = ["-c", script, file.path]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                if process.terminationStatus == 3 { continue }
+                guard process.terminationStatus == 0 else { throw Failure.notYAML(python) }
+                return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            }
+            return nil
+        }
+    }
+
+    enum Failure: Error {
+        case notYAML(String)
+    }
+}

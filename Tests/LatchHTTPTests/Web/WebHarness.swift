@@ -1,0 +1,108 @@
+import AuthCore
+import DeepLinkRouting
+import Foundation
+import HTTPServer
+@testable import LatchHTTP
+
+/// `LatchAPI` and `WebRoutes` on one router over in-memory fakes, as latchd registers them, driven in-process.
+/// Browser-like requests carry the headers a same-origin form POST carries, so each test can take one away.
+final class WebHarness: Sendable {
+    static let linkBase = "https://links.example.com"
+    static let origin = "https://links.example.com"
+    static let cookieName = "__Host-latch_csrf"
+
+    let store = InMemoryAuthStore()
+    let clock = ManualClock()
+    let pool = WorkerPool(name: "test-web", threads: 1, queueCapacity: 4)
+    let generator = SequentialTokenGenerator()
+    let router: Router
+    let reported = Shared<[String]>([])
+
+    init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
+         linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
+        let ports = AuthPorts(store: store, hasher: CountingHasher(), tokenGenerator: generator, clock: clock,
+                              composer: LinkOnlyComposer())
+        let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
+                                          additionalHosts: additionalHosts)
+        let auth = try AuthService(
+            configuration: AuthConfiguration(deepLinks: links), ports: ports,
+            passwordPolicy: PasswordPolicy(commonPasswords: CommonPasswords(["password1234"])))
+        let reported = self.reported
+        let api = LatchAPI(auth: auth, hashingPool: pool, isReady: { true })
+        let web = WebRoutes(productName: productName, deepLinks: links, wellKnown: wellKnown, auth: auth,
+                            hashingPool: pool, errorReporter: { route, _ in reported.withLock { $0.append(route) } })
+        var router = Router()
+        api.register(on: &router)
+        web.register(on: &router)
+        self.router = router
+    }
+
+    deinit { pool.shutdown() }
+
+    func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
+        -> HTTPResponse {
+        var request = HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8),
+                                  clientAddress: "203.0.113.9")
+        let match = router.resolve(request)
+        request.parameters = match.parameters
+        return (try? match.handler(request)) ?? .internalError
+    }
+
+    func get(_ target: String, cookie: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let cookie { headers.add(name: "Cookie", value: "\(Self.cookieName)=\(cookie)") }
+        return send(.get, target, headers: headers)
+    }
+
+    func postJSON(_ path: String, _ json: String) -> HTTPResponse {
+        send(.post, path, headers: ["Content-Type": "application/json"], body: json)
+    }
+
+    /// A form POST as Chrome sends it from our page under `Referrer-Policy: no-referrer`: `Origin: null`,
+    /// `Sec-Fetch-Site: same-origin`, the cookie. Pass nil to leave a header out.
+    func postForm(
+        _ path: String, _ fields: [(String, String)], cookie: String?,
+        origin: String? = "null", fetchSite: String? = "same-origin",
+        contentType: String = "application/x-www-form-urlencoded"
+    ) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let origin { headers.add(name: "Origin", value: origin) }
+        if let fetchSite { headers.add(name: "Sec-Fetch-Site", value: fetchSite) }
+        if let cookie { headers.add(name: "Cookie", value: "theme=dark; \(Self.cookieName)=\(cookie)") }
+        return send(.post, path, headers: headers, body: Self.encode(fields))
+    }
+
+    /// Form encoding as browsers do it: unreserved characters kept, space as `+`, the rest percent-escaped.
+    static func encode(_ fields: [(String, String)]) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._* ")
+        func escape(_ text: String) -> String {
+            (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "").replacingOccurrences(of: " ", with: "+")
+        }
+        return fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// Signs up `email` over the JSON API and returns the confirm token from the mail.
+    func signUp(_ email: String = "ada@example.com", password: String = "correct horse") throws -> String {
+        let response = postJSON("/v1/signup", #"{"email":"\#(email)","password":"\#(password)"}"#)
+        guard response.status == .accepted else { throw Failure.setup("signup \(response.status)") }
+        return try mailedToken(.confirmEmail, to: email)
+    }
+
+    func mailedToken(_ kind: MailKind, to email: String) throws -> String {
+        guard let link = store.mails.last(where: { $0.kind == kind && $0.recipient == email })?.deepLink,
+              let token = URLComponents(url: link, resolvingAgainstBaseURL: false)?
+                .queryItems?.first(where: { $0.name == "token" })?.value
+        else { throw Failure.setup("no \(kind) mail") }
+        return token
+    }
+
+    /// The CSRF cookie a landing page's GET set (the value before the first `;`).
+    static func csrfCookie(of response: HTTPResponse) -> String? {
+        guard let header = response.headers["Set-Cookie"], header.hasPrefix(cookieName + "=") else { return nil }
+        return String(header.dropFirst(cookieName.count + 1).prefix { $0 != ";" })
+    }
+
+    enum Failure: Error {
+        case setup(String)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPServer
+import Testing
+@testable import LatchHTTP
+
+@Suite struct WellKnownRoutesTests {
+    @Test func appleAssociationListsTheAppsAndTheLinkPaths() throws {
+        let web = try WebHarness(wellKnown: WellKnownConfiguration(appleAppIDs: ["ABCDE12345.com.example.app",
+                                                                               "ABCDE12345.com.example.beta"]))
+        let response = web.send(.get, "/.well-known/apple-app-site-association")
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.headers["Location"] == nil)
+        #expect(response.text == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","#
+            + #""ABCDE12345.com.example.beta"],"components":[{"/":"/confirmAuth"},{"/":"/resetPassword"},"#
+            + #"{"/":"/home/*"}]}]}}"#)
+    }
+
+    @Test func assetLinksNameThePackageAndFingerprints() throws {
+        let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let web = try WebHarness(wellKnown: WellKnownConfiguration(androidPackage: "com.example.app",
+                                                                   androidCertFingerprints: [fingerprint]))
+        let response = web.send(.get, "/.well-known/assetlinks.json")
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "application/json")
+        let statements = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]])
+        #expect(statements.count == 1)
+        #expect(statements.first?["relation"] as? [String] == ["delegate_permission/common.handle_all_urls"])
+        let target = try #require(statements.first?["target"] as? [String: Any])
+        #expect(target["namespace"] as? String == "android_app")
+        #expect(target["package_name"] as? String == "com.example.app")
+        #expect(target["sha256_cert_fingerprints"] as? [String] == [fingerprint])
+    }
+
+    @Test func emptyConfigurationStillServesValidJSON() throws {
+        let web = try WebHarness()
+        let apple = web.send(.get, "/.well-known/apple-app-site-association")
+        let android = web.send(.get, "/.well-known/assetlinks.json")
+        #expect(apple.status == .ok && android.status == .ok)
+        #expect(apple.text == #"{"applinks":{"details":[]}}"#)
+        #expect(android.text == "[]")
+        #expect((try? JSONSerialization.jsonObject(with: Data(apple.body))) != nil)
+        #expect((try? JSONSerialization.jsonObject(with: Data(android.body))) != nil)
+    }
+
+    @Test func headIsAnsweredLikeGet() throws {
+        let web = try WebHarness()
+        #expect(web.send(.head, "/.well-known/assetlinks.json").status == .ok)
+    }
+}
