@@ -11,7 +11,7 @@ struct MIMEEntity: Sendable {
     var parts: [MIMEEntity]
 
     init(raw: String) {
-        let (head, body) = Self.split(raw)
+        let (head, body) = Self.split(Self.normalizingLineEnds(raw))
         headers = Self.parseHeaders(head)
         parts = []
         self.body = body
@@ -52,19 +52,28 @@ struct MIMEEntity: Sendable {
     /// This entity and every entity nested in it, depth first.
     var allEntities: [MIMEEntity] { [self] + parts.flatMap(\.allEntities) }
 
-    /// Head and body, split at the first empty line (CRLF or bare LF).
-    private static func split(_ raw: String) -> (String, String) {
-        for separator in ["\r\n\r\n", "\n\n"] {
-            if let range = raw.range(of: separator) {
-                return (String(raw[..<range.lowerBound]), String(raw[range.upperBound...]))
-            }
+    /// CRLF as LF, at the scalar level: Swift treats "\r\n" as one Character, which would never equal "\n".
+    private static func normalizingLineEnds(_ raw: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in raw.unicodeScalars {
+            if previousCR && scalar != "\n" { scalars.append("\r") }
+            previousCR = scalar == "\r"
+            if !previousCR { scalars.append(scalar) }
         }
-        return (raw, "")
+        if previousCR { scalars.append("\r") }
+        return String(scalars)
+    }
+
+    /// Head and body, split at the first empty line.
+    private static func split(_ raw: String) -> (String, String) {
+        guard let range = raw.range(of: "\n\n") else { return (raw, "") }
+        return (String(raw[..<range.lowerBound]), String(raw[range.upperBound...]))
     }
 
     private static func parseHeaders(_ head: String) -> [(name: String, value: String)] {
         var unfolded: [String] = []
-        for line in head.components(separatedBy: "\n").map({ $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }) {
+        for line in head.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if let first = line.first, first == " " || first == "\t", !unfolded.isEmpty {
                 unfolded[unfolded.count - 1] += line
             } else if !line.isEmpty {
@@ -81,21 +90,20 @@ struct MIMEEntity: Sendable {
     private static func splitParts(_ body: String, boundary: String) -> [String] {
         var parts: [String] = []
         var current: [String]?
-        for rawLine in body.components(separatedBy: "\n") {
-            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == "--\(boundary)--" {
-                if let current { parts.append(current.joined(separator: "\r\n")) }
+                if let current { parts.append(current.joined(separator: "\n")) }
                 return parts
             }
             if trimmed == "--\(boundary)" {
-                if let current { parts.append(current.joined(separator: "\r\n")) }
+                if let current { parts.append(current.joined(separator: "\n")) }
                 current = []
                 continue
             }
             current?.append(line)
         }
-        if let current { parts.append(current.joined(separator: "\r\n")) }
+        if let current { parts.append(current.joined(separator: "\n")) }
         return parts
     }
 
