@@ -25,8 +25,10 @@ struct LibPQSession {
 
     init(url: String, statementCapacity: Int) throws(PostgresError) {
         self.statementCapacity = statementCapacity
-        let values = [url, Self.sessionOptions, "UTF8"]
-        let connection = CStringArray(Self.sessionKeywords).withPointers { keywords in
+        // libpq reads both arrays up to a NULL keyword.
+        let keywords: [String?] = Self.sessionKeywords + [nil]
+        let values: [String?] = [url, Self.sessionOptions, "UTF8", nil]
+        let connection = CStringArray(keywords).withPointers { keywords in
             CStringArray(values).withPointers { values in PQconnectdbParams(keywords, values, 1) }
         }
         guard let connection else { throw .connection(message: "libpq could not allocate a connection") }
@@ -35,6 +37,8 @@ struct LibPQSession {
             PQfinish(connection)
             throw .connection(message: message)
         }
+        // libpq prints server NOTICEs to stderr by default; a daemon's stderr is its log, so drop them.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         self.handle = connection
     }
 
@@ -55,13 +59,15 @@ struct LibPQSession {
     }
 
     /// Cheap liveness check without a round trip: an idle connection's socket is readable only if the server sent
-    /// something unsolicited, which for a pooled connection is its shutdown notice or EOF.
-    mutating func isAliveWhenIdle() -> Bool {
+    /// something unsolicited, which for a pooled connection is its shutdown notice or EOF. Notifications read on
+    /// the way are kept for `PQnotifies` unless `discardingNotifications` (a pooled connection someone LISTENed on
+    /// must not accumulate them forever).
+    func isAliveWhenIdle(discardingNotifications: Bool) -> Bool {
         guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, 0) > 0 {
-            if PQconsumeInput(handle) == 0 { return false }
-            while let notice = PQnotifies(handle) { PQfreemem(notice) }
+        if poll(&descriptor, 1, 0) > 0, PQconsumeInput(handle) == 0 { return false }
+        if discardingNotifications {
+            while let notification = PQnotifies(handle) { PQfreemem(notification) }
         }
         return PQstatus(handle) == CONNECTION_OK
     }

@@ -85,7 +85,7 @@ public final class PostgresConnection: Sendable {
     /// True while the connection is open and the server has not dropped it. Costs no round trip: it looks for an
     /// unsolicited message or EOF on the socket, which is how a restarted server shows on an idle connection.
     public var isAlive: Bool {
-        session.withLock { $0.isAliveWhenIdle() }
+        session.withLock { $0.isAliveWhenIdle(discardingNotifications: false) }
     }
 
     /// True when a transaction is open (or failed and not yet rolled back) on this connection.
@@ -99,7 +99,7 @@ public final class PostgresConnection: Sendable {
     /// True when the connection is idle outside any transaction and alive: safe to hand to the next user.
     var isReusable: Bool {
         session.withLock { session in
-            session.transactionStatus == PQTRANS_IDLE && session.isAliveWhenIdle()
+            session.transactionStatus == PQTRANS_IDLE && session.isAliveWhenIdle(discardingNotifications: true)
         }
     }
 

@@ -5,10 +5,13 @@ import Foundation
 public struct MigrationStatus: Sendable, Equatable {
     /// A row of `schema_migrations`.
     public struct Applied: Sendable, Equatable {
+        /// The file's number.
         public var version: Int
+        /// The file's name part (`init` for `0001_init.sql`).
         public var name: String
         /// SHA-256 of the file's UTF-8 text, lowercase hex.
         public var checksum: String
+        /// When its transaction committed.
         public var appliedAt: Date
     }
 

@@ -23,6 +23,7 @@ public final class PostgresListener: Sendable {
         var session: LibPQSession?
         var channels: [String] = []
         var reconnects = 0
+        var connectedOnce = false
     }
 
     /// Connects to `url` and LISTENs on each of `channels`.
@@ -87,11 +88,7 @@ public final class PostgresListener: Sendable {
     }
 
     private static func connectIfNeeded(_ state: inout State, url: String) throws(PostgresError) {
-        if var session = state.session, session.isAliveWhenIdle() {
-            state.session = session
-            return
-        }
-        let hadSession = state.session != nil
+        if let session = state.session, session.isAliveWhenIdle(discardingNotifications: false) { return }
         state.session?.finish()
         state.session = nil
         var session = try LibPQSession(url: url, statementCapacity: 0)
@@ -104,7 +101,8 @@ public final class PostgresListener: Sendable {
             }
         }
         state.session = session
-        if hadSession { state.reconnects += 1 }
+        if state.connectedOnce { state.reconnects += 1 }
+        state.connectedOnce = true
     }
 
     private static func pending(in state: inout State) -> PostgresNotification? {

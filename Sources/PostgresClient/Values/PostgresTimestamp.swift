@@ -33,8 +33,9 @@ enum PostgresTimestamp {
         if cursor.take(" ") || cursor.take("T") {
             guard let time = cursor.timeOfDay() else { return nil }
             micros = time
-            if let offset = cursor.offset() { micros -= offset * 1_000_000 } else if !cursor.isAtEnd, cursor.peek != " " {
-                return nil
+            if cursor.peek == "+" || cursor.peek == "-" {
+                guard let offset = cursor.offset() else { return nil }
+                micros -= offset * 1_000_000
             }
         }
         if cursor.take(" ") {

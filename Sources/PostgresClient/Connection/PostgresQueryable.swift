@@ -1,0 +1,18 @@
+/// Something that runs parameterized statements: a `PostgresConnection` (e.g. inside a transaction) or a
+/// `PostgresPool` (each statement on any free connection). Store code written against this runs either way.
+public protocol PostgresQueryable: Sendable {
+    /// Runs one parameterized statement (`$1`, `$2`, ... placeholders) and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [any PostgresBindable]) throws(PostgresError) -> PostgresQueryResult
+}
+
+extension PostgresConnection: PostgresQueryable {}
+extension PostgresPool: PostgresQueryable {}
+
+extension PostgresQueryable {
+    /// Runs a statement without parameters.
+    @discardableResult
+    public func query(_ sql: String) throws(PostgresError) -> PostgresQueryResult {
+        try query(sql, [])
+    }
+}
