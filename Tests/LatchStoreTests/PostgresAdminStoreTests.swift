@@ -1,0 +1,147 @@
+import AuthCore
+import Foundation
+import LatchStore
+import Testing
+
+@Suite("PostgresAdminStore")
+struct PostgresAdminStoreTests {
+    @Test func listsUsersWithFiltersAndLiveSessionCounts() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (ann, _) = try fixture.makeUser("ann@example.com")
+        let (bob, _) = try fixture.makeUser("bob@example.com")
+        let (carol, _) = try fixture.makeUser("carol@example.com")
+        try fixture.store.markEmailConfirmed(userID: ann.id, at: fixture.at(1))
+        try fixture.store.setDisabled(userID: bob.id, at: fixture.at(2))
+        _ = try fixture.makeSession(for: ann.id)
+        let revoked = try fixture.makeSession(for: ann.id)
+        try fixture.store.revokeSession(id: revoked.id, at: fixture.at(3))
+
+        let all = try fixture.admin.listUsers(now: fixture.at(10))
+        #expect(Set(all.map(\.id)) == [ann.id, bob.id, carol.id])
+        #expect(all.first { $0.id == ann.id }?.liveSessions == 1)
+        #expect(try fixture.admin.listUsers(now: fixture.at(40 * 86400)).first { $0.id == ann.id }?.liveSessions == 0)
+        #expect(Set(try fixture.admin.listUsers(unconfirmedOnly: true, now: fixture.t0).map(\.id)) == [bob.id, carol.id])
+        #expect(try fixture.admin.listUsers(disabledOnly: true, now: fixture.t0).map(\.id) == [bob.id])
+        #expect(try fixture.admin.listUsers(unconfirmedOnly: true, disabledOnly: true, now: fixture.t0).map(\.id) == [bob.id])
+        #expect(try fixture.admin.listUsers(limit: 2, now: fixture.t0).count == 2)
+    }
+
+    @Test func deletingAUserCascadesButKeepsTheAuditTrail() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (ann, _) = try fixture.makeUser("ann@example.com")
+        let (bob, _) = try fixture.makeUser("bob@example.com")
+        _ = try fixture.makeSession(for: ann.id)
+        _ = try fixture.makeSession(for: bob.id)
+        try fixture.store.record(AuditEvent(name: .signUp, at: fixture.t0, userID: ann.id, ip: nil))
+
+        #expect(try fixture.admin.deleteUser(id: ann.id))
+        #expect(try !fixture.admin.deleteUser(id: ann.id))
+        #expect(try fixture.store.findUser(id: ann.id) == nil)
+        for table in ["auth_tokens", "sessions", "refresh_tokens"] {
+            #expect(try fixture.count("SELECT count(*) FROM \(table) WHERE user_id = $1", [ann.id.rawValue]) == 0)
+            #expect(try fixture.count("SELECT count(*) FROM \(table) WHERE user_id = $1", [bob.id.rawValue]) == 1)
+        }
+        #expect(try fixture.admin.listAudit(userID: ann.id).count == 1)
+    }
+
+    @Test func listsSessionsOfAUserNewestFirst() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (ann, _) = try fixture.makeUser()
+        let old = try fixture.makeSession(for: ann.id, now: fixture.at(1))
+        let new = try fixture.makeSession(for: ann.id, now: fixture.at(2))
+        try fixture.store.revokeSession(id: old.id, at: fixture.at(3))
+
+        let sessions = try fixture.admin.listSessions(userID: ann.id)
+        #expect(sessions.map(\.session.id) == [new.id, old.id])
+        #expect(sessions.map(\.session.revokedAt) == [nil, fixture.at(3)])
+        #expect(sessions.map(\.lastUsedAt) == [fixture.at(2), fixture.at(1)])
+        #expect(try fixture.admin.listSessions(userID: UserID()).isEmpty)
+    }
+
+    @Test func listsOutboxByStateWithoutContent() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser()
+        for index in 1...2 {
+            try fixture.store.issueToken(fixture.newToken(for: user.id, email: user.email, createdAt: fixture.at(Double(index))).token)
+        }
+        let items = try fixture.queue.claimDue(limit: 3, now: fixture.at(5), leaseUntil: fixture.at(60))
+        try fixture.queue.markSent(id: items[0].id, at: fixture.at(6))
+        try fixture.queue.recordFailure(id: items[1].id, error: "550 no such user", retryAt: nil, at: fixture.at(7))
+
+        #expect(try fixture.admin.listOutbox().map(\.id) == items.map(\.id).reversed())
+        #expect(try fixture.admin.listOutbox(state: .sent).map(\.id) == [items[0].id])
+        #expect(try fixture.admin.listOutbox(state: .failed).map(\.lastError) == ["550 no such user"])
+        let pending = try #require(try fixture.admin.listOutbox(state: .pending).first)
+        #expect(pending.id == items[2].id && pending.claimedAt == fixture.at(5) && pending.nextAttemptAt == fixture.at(60))
+        #expect(try fixture.admin.listOutbox(limit: 1).count == 1)
+    }
+
+    @Test func retryMakesWaitingMailDueButSparesLeasesAndCountsScrubbedFailures() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser()
+        for index in 1...2 {
+            try fixture.store.issueToken(fixture.newToken(for: user.id, email: user.email, createdAt: fixture.at(Double(index))).token)
+        }
+        let items = try fixture.queue.claimDue(limit: 3, now: fixture.at(5), leaseUntil: fixture.at(60))
+        try fixture.queue.recordFailure(id: items[0].id, error: "421", retryAt: fixture.at(3600), at: fixture.at(6))
+        try fixture.queue.recordFailure(id: items[1].id, error: "550", retryAt: nil, at: fixture.at(6))
+        // items[2] stays leased until 60.
+
+        #expect(try fixture.admin.retryOutbox(id: items[2].id, now: fixture.at(10))
+            == OutboxRetryResult(retried: 0, unrecoverable: 0))
+        #expect(try fixture.admin.retryOutbox(now: fixture.at(10)) == OutboxRetryResult(retried: 1, unrecoverable: 1))
+        let due = try fixture.queue.claimDue(limit: 3, now: fixture.at(10), leaseUntil: fixture.at(70))
+        #expect(due.map(\.id) == [items[0].id])
+        #expect(due.first?.attempts == 1)
+    }
+
+    @Test func listsAuditByEmailUserAndTime() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (ann, _) = try fixture.makeUser("Ann@example.com")
+        let audit = fixture.store
+        try audit.record(AuditEvent(name: .signUp, at: fixture.at(1), userID: ann.id, ip: nil))
+        try audit.record(AuditEvent(name: .signInFailed, at: fixture.at(2), userID: nil, ip: "203.0.113.1",
+                                    detail: ["email": "ghost@example.com", "reason": "unknown_email"]))
+        try audit.record(AuditEvent(name: .signInSucceeded, at: fixture.at(3), userID: ann.id, ip: nil))
+
+        #expect(try fixture.admin.listAudit(email: "ANN@example.com").map(\.event) == ["sign_in_succeeded", "sign_up"])
+        #expect(try fixture.admin.listAudit(email: "Ghost@Example.com").map(\.at) == [fixture.at(2)])
+        #expect(try fixture.admin.listAudit(userID: ann.id, since: fixture.at(2)).map(\.at) == [fixture.at(3)])
+        #expect(try fixture.admin.listAudit(since: fixture.at(2)).count == 2)
+        #expect(try fixture.admin.listAudit(limit: 1).map(\.at) == [fixture.at(3)])
+        #expect(try fixture.admin.listAudit(email: "'; DROP TABLE audit_log; --").isEmpty)
+    }
+
+    @Test func purgeDeletesOnlyWhatEndedBeforeTheRetention() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let day: TimeInterval = 86400
+        let (ann, confirm) = try fixture.makeUser()          // confirm token expires at t0 + 1 h
+        let live = try fixture.makeSession(for: ann.id, now: fixture.at(50 * day))
+        let revoked = try fixture.makeSession(for: ann.id, now: fixture.at(1))
+        try fixture.store.revokeSession(id: revoked.id, at: fixture.at(2))
+        _ = try fixture.makeSession(for: ann.id, now: fixture.at(3))  // refresh expires at t0 + 30 d
+        let items = try fixture.queue.claimDue(limit: 1, now: fixture.at(4), leaseUntil: fixture.at(60))
+        try fixture.queue.markSent(id: items[0].id, at: fixture.at(5))
+        _ = try fixture.store.recordHit(key: "old", windowStart: fixture.t0)
+        _ = try fixture.store.recordHit(key: "new", windowStart: fixture.at(50 * day))
+        _ = try fixture.store.recordSignInFailure(emailKey: "old", at: fixture.t0, forgetBefore: fixture.t0)
+        try fixture.store.record(AuditEvent(name: .signUp, at: fixture.t0, userID: ann.id, ip: nil))
+
+        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day)
+        #expect(result == PurgeResult(tokens: 1, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
+                                      signInFailures: 1))
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirm)) == nil)
+        #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(live.access)) != nil)
+        #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM rate_limits") == 1)
+        #expect(try fixture.admin.listAudit().count == 1, "the audit log is kept")
+        #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day).total == 0)
+    }
+}

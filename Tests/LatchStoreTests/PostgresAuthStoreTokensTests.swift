@@ -1,0 +1,163 @@
+import AuthCore
+import Foundation
+import LatchStore
+import Testing
+
+@Suite("PostgresAuthStore: tokens, confirm and reset")
+struct PostgresAuthStoreTokensTests {
+    @Test func issueTokenWritesTheTokenAndItsMail() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser()
+        let (raw, token) = fixture.newToken(for: user.id, email: user.email, purpose: .reset, createdAt: fixture.at(100))
+
+        try fixture.store.issueToken(token)
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))
+            == TokenRecord(userID: user.id, purpose: .reset, expiresAt: fixture.at(3700), usedAt: nil))
+        let kinds = try fixture.queue.claimDue(limit: 10, now: fixture.at(100), leaseUntil: fixture.at(200)).map(\.kind)
+        #expect(kinds == [.confirmEmail, .resetPassword])
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest("unknown")) == nil)
+    }
+
+    @Test func completeConfirmationConfirmsAndSignsIn() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, raw) = try fixture.makeUser()
+        let (access, _, credentials) = fixture.credentials(now: fixture.at(60))
+        let sessionID = SessionID()
+
+        let confirmed = try #require(try fixture.store.completeConfirmation(
+            tokenHash: fixture.tokens.digest(raw), now: fixture.at(60), sessionID: sessionID, credentials: credentials))
+        #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
+        #expect(try fixture.store.findUser(id: user.id) == confirmed)
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
+        let lookup = try #require(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(access)))
+        #expect(lookup.session == Session(
+            id: sessionID, userID: user.id, accessExpiresAt: credentials.accessExpiresAt,
+            refreshExpiresAt: credentials.refreshExpiresAt, createdAt: fixture.at(60),
+            userAgent: credentials.userAgent, ip: credentials.ip))
+        #expect(lookup.user == confirmed)
+    }
+
+    @Test func aConfirmTokenRedeemsOnceAndNeverWhenExpiredMisusedOrDisabled() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        func confirm(_ raw: String, at seconds: TimeInterval) throws -> UserRecord? {
+            try fixture.store.completeConfirmation(
+                tokenHash: fixture.tokens.digest(raw), now: fixture.at(seconds), sessionID: SessionID(),
+                credentials: fixture.credentials(now: fixture.at(seconds)).credentials)
+        }
+        let (ann, annToken) = try fixture.makeUser("ann@example.com")
+        #expect(try confirm(annToken, at: 3600) == nil, "expires_at is exclusive")
+        let (bob, bobToken) = try fixture.makeUser("bob@example.com")
+        try fixture.store.setDisabled(userID: bob.id, at: fixture.at(1))
+        #expect(try confirm(bobToken, at: 10) == nil, "disabled user")
+        let (resetRaw, reset) = fixture.newToken(for: ann.id, email: ann.email, purpose: .reset)
+        try fixture.store.issueToken(reset)
+        #expect(try confirm(resetRaw, at: 10) == nil, "purpose-bound")
+        #expect(try confirm("never-issued", at: 10) == nil)
+
+        // None of those wrote anything.
+        #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE used_at IS NOT NULL") == 0)
+        #expect(try fixture.count("SELECT count(*) FROM sessions") == 0)
+        #expect(try fixture.count("SELECT count(*) FROM users WHERE email_confirmed_at IS NOT NULL") == 0)
+
+        let (carol, carolToken) = try fixture.makeUser("carol@example.com")
+        #expect(try confirm(carolToken, at: 10)?.id == carol.id)
+        #expect(try confirm(carolToken, at: 11) == nil, "single use")
+        #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
+    }
+
+    @Test func confirmingAnAlreadyConfirmedUserKeepsTheFirstTime() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser()
+        try fixture.store.markEmailConfirmed(userID: user.id, at: fixture.at(5))
+        let (raw, token) = fixture.newToken(for: user.id, email: user.email, createdAt: fixture.at(6))
+        try fixture.store.issueToken(token)
+
+        let confirmed = try fixture.store.completeConfirmation(
+            tokenHash: fixture.tokens.digest(raw), now: fixture.at(30), sessionID: SessionID(),
+            credentials: fixture.credentials(now: fixture.at(30)).credentials)
+        #expect(confirmed?.emailConfirmedAt == fixture.at(5))
+        #expect(confirmed == (try fixture.store.findUser(id: user.id)))
+    }
+
+    @Test func fiftyConcurrentConfirmationsOfOneTokenSucceedExactlyOnce() throws {
+        let fixture = try StoreFixture(maxConnections: 25)
+        defer { fixture.close() }
+        let (user, raw) = try fixture.makeUser()
+        let hash = fixture.tokens.digest(raw)
+        let attempts = (0..<50).map { _ in fixture.credentials(now: fixture.at(60)).credentials }
+
+        let results = runConcurrently(50) { index in
+            try fixture.store.completeConfirmation(
+                tokenHash: hash, now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index])
+        }
+        let outcomes = try results.map { try $0.get() }
+        #expect(outcomes.compactMap { $0 }.map(\.id) == [user.id])
+        #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1)
+    }
+
+    @Test func passwordResetRevokesSessionsSpendsOtherResetTokensAndQueuesTheNotice() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, confirmRaw) = try fixture.makeUser()
+        let first = try fixture.makeSession(for: user.id, now: fixture.at(10))
+        let second = try fixture.makeSession(for: user.id, now: fixture.at(11))
+        try fixture.store.revokeSession(id: second.id, at: fixture.at(12))
+        let (resetRaw, reset) = fixture.newToken(for: user.id, email: user.email, purpose: .reset, createdAt: fixture.at(20))
+        let (otherRaw, other) = fixture.newToken(for: user.id, email: user.email, purpose: .reset, createdAt: fixture.at(21))
+        try fixture.store.issueToken(reset)
+        try fixture.store.issueToken(other)
+        let notice = fixture.mail(.passwordChanged, to: user.email)
+
+        let result = try #require(try fixture.store.completePasswordReset(PasswordResetCompletion(
+            tokenHash: fixture.tokens.digest(resetRaw), userID: user.id, newPasswordHash: "$argon2id$reset",
+            now: fixture.at(30), mail: notice)))
+
+        #expect(result.revokedSessions == 1, "the session revoked before stays as it was and is not counted")
+        #expect(result.user.passwordHash == "$argon2id$reset")
+        #expect(result.user.updatedAt == fixture.at(30) && result.user.emailConfirmedAt == fixture.at(30))
+        #expect(try fixture.store.findUser(id: user.id) == result.user)
+        let revokedAt = try fixture.pool.query("SELECT revoked_at FROM sessions ORDER BY created_at")
+            .map { try $0.decode(Date?.self, column: 0) }
+        #expect(revokedAt == [fixture.at(30), fixture.at(12)])
+        #expect(try fixture.count("SELECT count(*) FROM refresh_tokens WHERE revoked_at IS NULL") == 0)
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(otherRaw))?.usedAt == fixture.at(30))
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmRaw))?.usedAt == nil,
+                "only reset tokens are spent")
+        #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(first.access))?.session.revokedAt
+            == fixture.at(30))
+        let queued = try fixture.queue.claimDue(limit: 10, now: fixture.at(30), leaseUntil: fixture.at(90))
+        #expect(queued.last?.composed == notice)
+        #expect(queued.count == 4)
+    }
+
+    @Test func aResetRedeemsOnlyForItsUserWhileEnabledAndOnce() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (ann, _) = try fixture.makeUser("ann@example.com")
+        let (bob, _) = try fixture.makeUser("bob@example.com")
+        let (raw, reset) = fixture.newToken(for: ann.id, email: ann.email, purpose: .reset)
+        try fixture.store.issueToken(reset)
+        func complete(for userID: UserID, at seconds: TimeInterval) throws -> PasswordResetResult? {
+            try fixture.store.completePasswordReset(PasswordResetCompletion(
+                tokenHash: fixture.tokens.digest(raw), userID: userID, newPasswordHash: "$argon2id$x",
+                now: fixture.at(seconds), mail: fixture.mail(.passwordChanged, to: ann.email)))
+        }
+        let outboxBefore = try fixture.count("SELECT count(*) FROM outbox")
+
+        #expect(try complete(for: bob.id, at: 10) == nil, "another user's token")
+        try fixture.store.setDisabled(userID: ann.id, at: fixture.at(11))
+        #expect(try complete(for: ann.id, at: 12) == nil, "disabled")
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == nil)
+        #expect(try fixture.count("SELECT count(*) FROM outbox") == outboxBefore)
+        try fixture.store.setDisabled(userID: ann.id, at: nil)
+        #expect(try complete(for: ann.id, at: 13)?.user.id == ann.id)
+        #expect(try complete(for: ann.id, at: 14) == nil, "single use")
+        #expect(try fixture.store.findUser(id: ann.id)?.passwordHash == "$argon2id$x")
+        #expect(try fixture.store.findUser(id: bob.id)?.passwordHash != "$argon2id$x")
+    }
+}
