@@ -1,0 +1,58 @@
+import Foundation
+import LatchTestSupport
+
+/// The real `latchd` binary on an ephemeral loopback port, configured for mail tests, with its port read from
+/// its "latchd listening" log line.
+struct MailDaemon {
+    enum StartError: Error, CustomStringConvertible {
+        case didNotStart(String)
+        var description: String {
+            switch self { case .didNotStart(let log): "latchd did not start: \(log)" }
+        }
+    }
+
+    let process: DaemonProcess
+    let port: Int
+
+    /// Starts latchd on `databaseURL` (already migrated) with `MailEnvironment.variables` plus `extra`.
+    init(databaseURL: String, smtpURL: String, workers: Int = 1, extra: [String: String] = [:]) throws {
+        var environment = MailEnvironment.variables(smtpURL: smtpURL, workers: workers, extra: extra)
+        environment["DATABASE_URL"] = databaseURL
+        environment["LATCH_LISTEN"] = "127.0.0.1:0"
+        environment["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
+        environment["LATCH_THREADS"] = "2"
+        environment["LATCH_HASH_WORKERS"] = "2"
+        let daemon = try DaemonProcess("latchd", environment: environment)
+        var found: Int?
+        Eventually.wait(timeout: 20) {
+            found = DaemonTests.loggedPort(daemon.standardError)
+            return found != nil || !daemon.process.isRunning
+        }
+        guard let found else {
+            daemon.signal(SIGKILL)
+            daemon.wait(timeout: 2)
+            throw StartError.didNotStart(daemon.standardError)
+        }
+        process = daemon
+        port = found
+    }
+
+    func post(_ path: String, _ json: String) throws -> HTTPTestClient.Response {
+        let client = try HTTPTestClient(port: port)
+        defer { client.close() }
+        return try client.sendJSON("POST", path, json: json)
+    }
+
+    /// Stops the daemon gracefully and returns its exit status (nil if it had to be killed).
+    @discardableResult
+    func terminate() -> Int32? {
+        process.signal(SIGTERM)
+        return process.wait(timeout: 40)
+    }
+
+    /// SIGKILL: no shutdown at all, as in a crash or an OOM kill.
+    func kill() {
+        process.signal(SIGKILL)
+        process.wait(timeout: 5)
+    }
+}
