@@ -55,23 +55,15 @@ final class CurlSMTPRequest {
     }
 
     /// multipart/alternative of a text and an HTML part, both UTF-8 and quoted-printable, as the mail body.
+    ///
+    /// The parts go straight into curl's root MIME tree; curl names the root `multipart/mixed` unless the headers
+    /// say otherwise, so the caller passes `Content-Type: multipart/alternative` (curl adds the boundary). A
+    /// multipart/mixed top level would tell mail clients and filters the mail has attachments.
     func setBody(text: String, html: String) throws(MailError) {
         guard let root = curl_mime_init(handle) else { throw .transportSetup(reason: "curl_mime_init failed") }
         mime = root
-        guard let alternative = curl_mime_init(handle) else { throw .transportSetup(reason: "curl_mime_init failed") }
-        try addTextPart(to: alternative, body: text, type: "text/plain; charset=utf-8")
-        try addTextPart(to: alternative, body: html, type: "text/html; charset=utf-8")
-        guard let holder = curl_mime_addpart(root) else {
-            curl_mime_free(alternative)
-            throw .transportSetup(reason: "curl_mime_addpart failed")
-        }
-        // On success the part owns the alternative tree; on failure it is still ours to free.
-        let status = curl_mime_subparts(holder, alternative)
-        guard status == CURLE_OK else {
-            curl_mime_free(alternative)
-            throw failure(status, "curl_mime_subparts")
-        }
-        try check(curl_mime_type(holder, "multipart/alternative"), "curl_mime_type")
+        try addTextPart(to: root, body: text, type: "text/plain; charset=utf-8")
+        try addTextPart(to: root, body: html, type: "text/html; charset=utf-8")
         try set(CURLOPT_MIMEPOST, pointer: UnsafeMutableRawPointer(root))
     }
 

@@ -30,7 +30,7 @@ public struct SMTPTransport: MailTransport {
         try configureConnection(request)
         try request.set(CURLOPT_MAIL_FROM, message.from.envelope)
         try request.set(CURLOPT_MAIL_RCPT, list: [message.to.envelope])
-        try request.set(CURLOPT_HTTPHEADER, list: message.headerLines)
+        try request.set(CURLOPT_HTTPHEADER, list: message.headerLines + ["Content-Type: multipart/alternative"])
         try request.setBody(text: message.text, html: message.html)
         try request.perform()
     }
