@@ -55,6 +55,9 @@ extension LatchApplication {
         let wakeup = try PostgresOutboxWakeup(url: configuration.databaseURL)
         let workerConfiguration = OutboxWorkerConfiguration(
             workerCount: settings.workers,
+            leaseDuration: .seconds(settings.lease),
+            // A row is sent only while most of its lease is left, so a slow batch never overlaps another worker.
+            minimumLeaseLeft: .seconds(settings.lease * 7 / 12),
             pollInterval: .seconds(settings.pollInterval),
             retry: RetryPolicy(
                 maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)))

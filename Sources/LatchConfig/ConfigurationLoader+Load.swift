@@ -12,7 +12,8 @@ extension ConfigurationLoader {
             maxAttempts: try integer("LATCH_OUTBOX_MAX_ATTEMPTS", default: 8, range: 1...100),
             backoffBase: try duration("LATCH_OUTBOX_BACKOFF_BASE", default: 30),
             backoffCap: try duration("LATCH_OUTBOX_BACKOFF_CAP", default: 3600),
-            pollInterval: try duration("LATCH_OUTBOX_POLL", default: 5)
+            pollInterval: try duration("LATCH_OUTBOX_POLL", default: 5),
+            lease: try duration("LATCH_OUTBOX_LEASE", default: 120)
         )
         return LatchConfiguration(
             databaseURL: try databaseURL(),

@@ -47,6 +47,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_OUTBOX_BACKOFF_BASE", "first retry delay (doubles each attempt)", "30s"),
         ("LATCH_OUTBOX_BACKOFF_CAP", "longest retry delay", "1h"),
         ("LATCH_OUTBOX_POLL", "outbox poll interval when no notification arrives", "5s"),
+        ("LATCH_OUTBOX_LEASE", "how long a claimed mail is held before another worker may take it (after a crash)", "2m"),
         ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
     ]
 

@@ -36,6 +36,8 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var backoffBase: TimeInterval
         public var backoffCap: TimeInterval
         public var pollInterval: TimeInterval
+        /// How long a claimed mail is held by its worker before another may take it (after a crash).
+        public var lease: TimeInterval
     }
 
     public var databaseURL: String
