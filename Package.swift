@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
-            dependencies: ["LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
+            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
         ),
 
         // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.

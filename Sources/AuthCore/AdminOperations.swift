@@ -190,18 +190,20 @@ public struct AdminOperations: Sendable {
         return (try reloaded(user), revoked)
     }
 
-    /// Re-enables a disabled account (its revoked sessions stay revoked).
+    /// Re-enables a disabled account (its revoked sessions stay revoked); audited as `user_enabled`.
     public func enable(email: String) throws -> UserRecord {
         let user = try user(email: email)
         try ports.users.setDisabled(userID: user.id, at: nil)
+        try audit(.userEnabled, user: user.id, detail: ["email": user.email])
         return try reloaded(user)
     }
 
-    /// Deletes the user with their tokens and sessions.
+    /// Deletes the user with their tokens and sessions; audited as `user_deleted`.
     /// - Returns: the user as it was.
     public func deleteUser(email: String) throws -> UserRecord {
         let user = try user(email: email)
         guard try store.deleteUser(id: user.id) else { throw Failure.unknownUser(email: email) }
+        try audit(.userDeleted, user: user.id, detail: ["email": user.email])
         return user
     }
 

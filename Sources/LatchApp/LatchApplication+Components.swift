@@ -20,6 +20,19 @@ extension LatchApplication {
         }
     }
 
+    /// The auth service on PostgreSQL with the configured Argon2id, tokens and mail templates: what latchd serves
+    /// and what latchctl operates with, built in one place so the two can never differ.
+    public static func makeAuthService(
+        configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock()
+    ) throws -> AuthService {
+        try AuthService(
+            configuration: configuration.auth,
+            ports: AuthPorts(
+                store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: try argon2Parameters(configuration.argon2)),
+                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
+                composer: MailTemplates(productName: configuration.productName)))
+    }
+
     static func mailSender(_ configuration: LatchConfiguration) throws -> MailSender {
         do {
             return MailSender(from: try MailAddress(parsing: configuration.mailFrom))

@@ -30,7 +30,7 @@ public final class LatchApplication: Sendable {
         self.configuration = configuration
         self.log = log
         // Configuration errors first, before touching the database, so they exit with code 2 straight away.
-        let argon2 = try Self.argon2Parameters(configuration.argon2)
+        _ = try Self.argon2Parameters(configuration.argon2)
         let sender = try Self.mailSender(configuration)
         let transport = try Self.mailTransport(configuration)
 
@@ -40,12 +40,7 @@ public final class LatchApplication: Sendable {
             log.log("migrations applied", ["files": .string(applied.map(\.fileName).joined(separator: ","))])
         }
 
-        service = try AuthService(
-            configuration: configuration.auth,
-            ports: AuthPorts(
-                store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: argon2),
-                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
-                composer: MailTemplates(productName: configuration.productName)))
+        service = try Self.makeAuthService(configuration: configuration, pool: pool, clock: clock)
 
         hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(

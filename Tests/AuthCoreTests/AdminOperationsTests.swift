@@ -133,6 +133,8 @@ import Testing
         #expect(harness.store.snapshot.audit.last?.detail["actor"] == "opal")
 
         #expect(try !operations.enable(email: "alice@example.com").isDisabled)
+        #expect(harness.store.snapshot.audit.last?.name == .userEnabled)
+        #expect(harness.store.snapshot.audit.last?.detail["actor"] == "opal")
         _ = try harness.signIn()
     }
 
@@ -153,6 +155,8 @@ import Testing
         #expect(try operations.confirmEmail(email: "Alice@EXAMPLE.com").isConfirmed)
         _ = try operations.deleteUser(email: "ALICE@example.com")
         #expect(harness.user() == nil)
+        #expect(harness.store.snapshot.audit.last?.name == .userDeleted)
+        #expect(harness.store.snapshot.audit.last?.detail["actor"] == "opal")
         #expect(throws: AdminOperations.Failure.unknownUser(email: "alice@example.com")) {
             try operations.deleteUser(email: "alice@example.com")
         }

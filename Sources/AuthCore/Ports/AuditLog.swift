@@ -38,4 +38,8 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case passwordReset = "password_reset"
     /// For latchctl, which issues tokens directly.
     case tokenIssuedByCLI = "token_issued_by_cli"
+    /// latchctl re-enabled a disabled account.
+    case userEnabled = "user_enabled"
+    /// latchctl deleted an account (the audit log keeps its rows).
+    case userDeleted = "user_deleted"
 }

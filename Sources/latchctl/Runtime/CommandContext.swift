@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import LatchApp
 import LatchConfig
 import LatchCrypto
 import LatchStore
@@ -66,21 +67,8 @@ final class CommandContext {
     func operations(queuesMail: Bool = false) throws -> AdminOperations {
         let actor = try globals.requiredActor()
         let configuration = try configuration(queuesMail: queuesMail)
-        let parameters: Argon2Parameters
-        do {
-            parameters = try Argon2Parameters(
-                memoryKiB: configuration.argon2.memoryKiB, iterations: configuration.argon2.iterations,
-                parallelism: configuration.argon2.parallelism)
-        } catch {
-            throw ConfigurationError(variable: "LATCH_ARGON2_*", problem: String(describing: error))
-        }
         let pool = try pool()
-        let service = try AuthService(
-            configuration: configuration.auth,
-            ports: AuthPorts(
-                store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: parameters),
-                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
-                composer: MailTemplates(productName: configuration.productName)))
+        let service = try LatchApplication.makeAuthService(configuration: configuration, pool: pool, clock: clock)
         return AdminOperations(service: service, store: PostgresAdminStore(pool: pool), actor: actor)
     }
 
