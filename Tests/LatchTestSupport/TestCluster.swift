@@ -15,17 +15,6 @@ import Darwin
 /// try cluster.restart()
 /// ```
 public final class TestCluster: Sendable {
-    /// Why the cluster script failed.
-    public struct ScriptError: Error, CustomStringConvertible {
-        public let arguments: [String]
-        public let status: Int32
-        public let output: String
-
-        public var description: String {
-            "scripts/pg-cluster \(arguments.joined(separator: " ")) exited with \(status): \(output)"
-        }
-    }
-
     /// The cluster's directory (data, socket, log).
     public let directory: URL
     /// The TCP port on 127.0.0.1.
@@ -75,39 +64,8 @@ public final class TestCluster: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs the cluster script and returns its output. posix_spawn + waitpid rather than Foundation's Process,
-    /// which can miss a child's exit when several run at once (seen as a hang with a zombie child). Output goes
-    /// through a file, not a pipe, so a server process that inherited a descriptor can never hold a read open.
     private static func runScript(_ arguments: [String]) throws -> String {
-        let script = TestDatabase.packageRoot.appendingPathComponent("scripts/pg-cluster")
-        let outputFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pg-cluster-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let status = try spawnAndWait(["/bin/bash", script.path] + arguments, outputPath: outputFile.path)
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw ScriptError(arguments: arguments, status: status, output: output) }
-        return output
-    }
-
-    /// Runs `argv` with stdin from /dev/null and stdout+stderr into `outputPath`; returns the exit status.
-    private static func spawnAndWait(_ argv: [String], outputPath: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
-        }
-        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        try ProjectScript.run("pg-cluster", arguments)
     }
 
     /// A port the kernel just handed out for 127.0.0.1 (free at that moment; the race is negligible for tests).

@@ -7,14 +7,6 @@ import LatchTestSupport
 /// Each test starts its own rather than sharing `make test`'s sink, so that it can stop it (the SMTP server is
 /// down), start it again on the same port, and count exactly the messages its daemons sent.
 final class SMTPSink: @unchecked Sendable {
-    /// Why the sink script failed.
-    struct ScriptError: Error, CustomStringConvertible {
-        let arguments: [String]
-        let status: Int32
-        let output: String
-        var description: String { "scripts/smtp-sink \(arguments.joined(separator: " ")) exited \(status): \(output)" }
-    }
-
     let directory: URL
     let port: Int
     /// `smtp://127.0.0.1:PORT`, for `LATCH_SMTP_URL`.
@@ -75,47 +67,8 @@ final class SMTPSink: @unchecked Sendable {
         try messages().filter { $0.isAddressed(to: recipient) }
     }
 
-    /// Runs the script with an empty signal mask. A process started with Foundation's `Process` from a test
-    /// inherits the test runner's blocked signals, and a sink with SIGTERM blocked ignores `smtp-sink stop` until
-    /// its 5 s SIGKILL fallback. Output goes through a file, not a pipe: the sink inherits the descriptor and
-    /// would keep a pipe open forever.
     private static func run(_ arguments: [String]) throws -> String {
-        let script = TestDatabase.packageRoot.appendingPathComponent("scripts/smtp-sink")
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-sink-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let status = try spawnAndWait(["/bin/bash", script.path] + arguments, output: outputFile.path)
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw ScriptError(arguments: arguments, status: status, output: output) }
-        return output
-    }
-
-    private static func spawnAndWait(_ argv: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS are macros Swift does not import.
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        try ProjectScript.run("smtp-sink", arguments)
     }
 
     /// A port the kernel hands out for 127.0.0.1 right now (closed again at once, so the sink can bind it).
