@@ -82,4 +82,15 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
     public func recordFailure(id: Int64, error: String, retryAt: Date?, at: Date) throws {
         try pool.query(Self.recordMailFailure, [id, String(error.prefix(Self.maxErrorLength)), retryAt, at])
     }
+
+    /// The lease check (`next_attempt_at = $2`) compares the very value `claimDue` wrote, so a row whose lease ran
+    /// out and that another worker claimed since is not touched.
+    private static let releaseClaimedMail = """
+        UPDATE outbox SET next_attempt_at = $3, claimed_at = NULL
+        WHERE id = $1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at = $2
+        """
+
+    public func release(id: Int64, leaseUntil: Date, at: Date) throws {
+        try pool.query(Self.releaseClaimedMail, [id, leaseUntil, at])
+    }
 }

@@ -44,6 +44,22 @@ struct PostgresOutboxQueueTests {
         #expect(reclaimed.first?.composed == claimed.first?.composed)
     }
 
+    @Test func aReleasedRowIsDueAtOnceButOnlyUnderItsOwnLease() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        _ = try queueMails(fixture, count: 1)
+
+        let claimed = try fixture.queue.claimDue(limit: 5, now: fixture.t0, leaseUntil: fixture.at(60))
+        let id = try #require(claimed.first?.id)
+        try fixture.queue.release(id: id, leaseUntil: fixture.at(60), at: fixture.at(1))
+        let again = try fixture.queue.claimDue(limit: 5, now: fixture.at(1), leaseUntil: fixture.at(120))
+        #expect(again.map(\.id) == [id], "released rows are due without waiting for the lease")
+
+        // A stale release (the first lease) must not free the row from the claim that holds it now.
+        try fixture.queue.release(id: id, leaseUntil: fixture.at(60), at: fixture.at(2))
+        #expect(try fixture.queue.claimDue(limit: 5, now: fixture.at(2), leaseUntil: fixture.at(180)).isEmpty)
+    }
+
     @Test func concurrentClaimersNeverGetTheSameRow() throws {
         let fixture = try StoreFixture(maxConnections: 4)
         defer { fixture.close() }

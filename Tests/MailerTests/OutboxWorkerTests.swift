@@ -193,8 +193,12 @@ import Testing
         }.start()
         #expect(await eventually(within: .seconds(60)) { queue.events.contains { $0.hasPrefix("stop returned") } })
 
-        #expect(queue.events == ["claim \(first)", "claim \(second)", "markSent \(first)", "stop returned true"])
+        // The row in hand but not begun is given back, due at once, so another daemon need not wait for the lease.
+        #expect(queue.events == [
+            "claim \(first)", "claim \(second)", "markSent \(first)", "release \(second)", "stop returned true",
+        ])
         #expect(queue.row(second)?.sentAt == nil && queue.row(third)?.claims == 0)
+        #expect(try #require(queue.row(second)?.nextAttemptAt) <= clock.now())
         #expect(queue.claimCalls == 1)
         #expect(transport.delivered.map(\.to.address) == ["ann@example.com"])
     }

@@ -50,6 +50,11 @@ public protocol OutboxQueue: Sendable {
     /// Records a failed attempt: increments `attempts`, stores `error`, and either schedules the next attempt at
     /// `retryAt` or, when `retryAt` is nil, marks the row failed for good (and scrubs it as `markSent` does).
     func recordFailure(id: Int64, error: String, retryAt: Date?, at: Date) throws
+
+    /// Gives a claimed row back unsent (the worker is stopping before it began the send): due again at `at`, so
+    /// another worker or daemon takes it at once instead of after the lease. Only while the row is still held
+    /// under this claim's lease (`next_attempt_at == leaseUntil`), so a row another worker took over is left alone.
+    func release(id: Int64, leaseUntil: Date, at: Date) throws
 }
 
 /// Wakes the outbox worker when a mail is queued (PostgreSQL LISTEN/NOTIFY in LatchStore).

@@ -46,8 +46,9 @@ struct OutboxWorkerLoop: Sendable {
         }
     }
 
-    /// Sends the batch in order. Stops early on stop (the mail in hand is finished first) or when too little of
-    /// the lease is left; the rows not sent come back to the queue when their lease ends.
+    /// Sends the batch in order. Stops early on stop (the mail in hand is finished first; the rest is released so
+    /// another daemon sends it at once) or when too little of the lease is left (the rest comes back when the
+    /// lease ends, so it can never be sent twice at the same time).
     private func deliver(_ items: [OutboxItem], leaseUntil: Date) {
         let latestStart = leaseUntil.addingTimeInterval(-configuration.minimumLeaseLeft.timeInterval)
         for (offset, item) in items.enumerated() {
@@ -55,12 +56,28 @@ struct OutboxWorkerLoop: Sendable {
             guard !stopped, clock.now() <= latestStart else {
                 let reason = stopped ? "stopping" : "lease running out"
                 log(
-                    "outbox rows left to their lease",
+                    stopped ? "outbox rows released" : "outbox rows left to their lease",
                     ["worker": String(index), "count": String(items.count - offset), "reason": reason]
                 )
+                if stopped { release(items[offset...], leaseUntil: leaseUntil) }
                 return
             }
             delivery.deliver(item, leaseUntil: leaseUntil)
+        }
+    }
+
+    /// Best effort: a row that cannot be released (database down) still comes back when its lease ends.
+    private func release(_ items: ArraySlice<OutboxItem>, leaseUntil: Date) {
+        for item in items {
+            do {
+                try queue.release(id: item.id, leaseUntil: leaseUntil, at: clock.now())
+            } catch {
+                metrics.recordStoreError()
+                log("outbox store error", [
+                    "worker": String(index), "operation": "release", "outbox_id": String(item.id),
+                    "error": OutboxDelivery.errorText(error),
+                ])
+            }
         }
     }
 

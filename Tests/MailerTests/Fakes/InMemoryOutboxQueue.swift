@@ -108,6 +108,17 @@ final class InMemoryOutboxQueue: OutboxQueue {
         }
     }
 
+    func release(id: Int64, leaseUntil: Date, at: Date) throws {
+        try state.withLock { state in
+            guard !state.down else { throw StoreDown() }
+            guard var row = state.rows[id], row.sentAt == nil, row.failedAt == nil, row.nextAttemptAt == leaseUntil
+            else { return }
+            row.nextAttemptAt = at
+            state.rows[id] = row
+            state.events.append("release \(id)")
+        }
+    }
+
     private static func scrub(_ row: inout Row) {
         row.item.subject = ""
         row.item.text = ""
