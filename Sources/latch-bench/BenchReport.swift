@@ -10,6 +10,8 @@ struct BenchReport: Encodable {
         let argon2: String
         /// The load generator and the servers share the cores, which caps every req/s here.
         let note: String
+        /// /proc/loadavg when the run started: other work on the machine skews every number.
+        let loadAverageBefore: String
     }
 
     struct Memory: Encodable {
@@ -26,8 +28,11 @@ struct BenchReport: Encodable {
     let micro: [MicroResult]
     /// Median time of one Argon2id hash in this process, in milliseconds.
     let argon2HashMs: Double
-    /// cores / one-hash time: the most sign-ins per second the machine can do.
+    /// cores / one-hash time: DESIGN.md §9's bound on sign-ins per second.
     let signInBoundPerSecond: Double
+    /// 1 / (wall time per hash with `cores` hashes at a time): what the cores really reach when they hash together
+    /// (they share caches and memory bandwidth); nil without that measurement.
+    let parallelHashesPerSecond: Double?
     let targets: [TargetCheck]
     /// Every wrk run, as report.lua wrote it.
     let runs: [WrkRun]
@@ -35,14 +40,16 @@ struct BenchReport: Encodable {
     /// Reads `--wrk` (JSON lines), `--micro` (latch-bench micro's JSON) and the numbers scripts/bench passes.
     static func load(_ options: BenchArguments) throws -> BenchReport {
         let runs = try readRuns(path: options.required("wrk"))
-        let micro = try JSONDecoder.snakeCase.decode(
-            [MicroResult].self, from: Data(contentsOf: URL(fileURLWithPath: options.required("micro"))))
+        let micro = try options.required("micro").split(separator: ",").flatMap { path in
+            try JSONDecoder.snakeCase.decode([MicroResult].self, from: Data(contentsOf: URL(fileURLWithPath: String(path))))
+        }
         let cores = try options.integer("cores", default: ProcessInfo.processInfo.activeProcessorCount)
         let machine = Machine(
             cores: cores, httpThreads: try options.integer("threads", default: cores),
             hashWorkers: try options.integer("hash-workers", default: cores),
             argon2: options.optional("argon2") ?? "m=19456 t=2 p=1",
-            note: "\(cores) cores shared by the load generator (wrk, 1 thread each), latchd and PostgreSQL; loopback only")
+            note: "\(cores) cores shared by the load generator (wrk, 1 thread each), latchd and PostgreSQL; loopback only",
+            loadAverageBefore: options.optional("loadavg") ?? "unknown")
         let memory = Memory(
             idleKiB: try options.integer("rss-idle", default: 0), endOfLoadKiB: try options.integer("rss-load", default: 0))
         let lines = groupedLines(runs)
@@ -51,11 +58,14 @@ struct BenchReport: Encodable {
         }
         let hashMs = argon2.nsPerOp / 1e6
         let bound = Double(cores) / (hashMs / 1000)
-        let targets = try TargetEvaluator(lines: lines, signInBound: bound, hashMs: hashMs, cores: cores, memory: memory)
-            .evaluate()
+        let parallel = micro.first(where: { $0.id == "argon2-parallel" }).map { 1e9 / $0.nsPerOp }
+        let targets = try TargetEvaluator(
+            lines: lines, signInBound: bound, parallelHashesPerSecond: parallel, hashMs: hashMs, cores: cores,
+            memory: memory
+        ).evaluate()
         return BenchReport(
             date: Date(), machine: machine, lines: lines, memory: memory, micro: micro, argon2HashMs: hashMs,
-            signInBoundPerSecond: bound, targets: targets, runs: runs)
+            signInBoundPerSecond: bound, parallelHashesPerSecond: parallel, targets: targets, runs: runs)
     }
 
     private static func readRuns(path: String) throws -> [WrkRun] {

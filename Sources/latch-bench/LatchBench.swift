@@ -4,9 +4,9 @@ import LatchCrypto
 /// `latch-bench`: the Swift half of `make bench` (scripts/bench drives the load run).
 ///
 ///     latch-bench hash-password PASSWORD          a PHC string at the default Argon2id parameters (for seeding)
-///     latch-bench micro [--database-url URL] [--json FILE]
-///     latch-bench report --wrk FILE --micro FILE --rss-idle KIB --rss-load KIB --cores N --threads N
-///                        --hash-workers N [--json FILE]
+///     latch-bench micro [--database-url URL] [--only ID,ID…] [--json FILE]
+///     latch-bench report --wrk FILE --micro FILE[,FILE…] --rss-idle KIB --rss-load KIB --cores N --threads N
+///                        --hash-workers N [--loadavg TEXT] [--json FILE]
 @main
 struct LatchBench {
     static func main() {
@@ -31,7 +31,8 @@ struct LatchBench {
             print(try Argon2idHasher(parameters: .owasp).hash(rest[0]))
         case "micro":
             let options = try BenchArguments(rest)
-            let results = try MicroSuite(databaseURL: options.optional("database-url")).run()
+            let only = options.optional("only").map { Set($0.split(separator: ",").map(String.init)) }
+            let results = try MicroSuite(databaseURL: options.optional("database-url")).run(only: only)
             print(MicroTable.render(results))
             if let path = options.optional("json") { try write(results, to: path) }
         case "report":

@@ -12,7 +12,7 @@ struct ReportTable {
         let machine = report.machine
         return """
             Latch bench, \(report.date.formatted(.iso8601)) (release build)
-            \(machine.note).
+            \(machine.note); load average before the run: \(machine.loadAverageBefore).
             latchd: LATCH_THREADS=\(machine.httpThreads), LATCH_HASH_WORKERS=\(machine.hashWorkers), \
             Argon2id \(machine.argon2); hello-world: \(machine.httpThreads) threads.
             """
@@ -31,9 +31,13 @@ struct ReportTable {
             }
             rows.append(row)
         }
-        rows.append(String(
+        var bound = String(
             format: "Argon2 bound: %d cores / %.2f ms per hash = %.1f sign-ins/s",
-            report.machine.cores, report.argon2HashMs, report.signInBoundPerSecond))
+            report.machine.cores, report.argon2HashMs, report.signInBoundPerSecond)
+        if let parallel = report.parallelHashesPerSecond {
+            bound += String(format: "; %d hashes at a time reach %.1f/s", report.machine.cores, parallel)
+        }
+        rows.append(bound)
         return rows.joined(separator: "\n")
     }
 
