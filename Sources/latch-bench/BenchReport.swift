@@ -16,9 +16,9 @@ struct BenchReport: Encodable {
 
     struct Memory: Encodable {
         /// latchd's VmRSS right after start (ready, before the load).
-        let idleKiB: Int
+        let idleKib: Int
         /// latchd's VmRSS after the last load step.
-        let endOfLoadKiB: Int
+        let endOfLoadKib: Int
     }
 
     let date: Date
@@ -51,7 +51,7 @@ struct BenchReport: Encodable {
             note: "\(cores) cores shared by the load generator (wrk, 1 thread each), latchd and PostgreSQL; loopback only",
             loadAverageBefore: options.optional("loadavg") ?? "unknown")
         let memory = Memory(
-            idleKiB: try options.integer("rss-idle", default: 0), endOfLoadKiB: try options.integer("rss-load", default: 0))
+            idleKib: try options.integer("rss-idle", default: 0), endOfLoadKib: try options.integer("rss-load", default: 0))
         let lines = groupedLines(runs)
         guard let argon2 = micro.first(where: { $0.id == "argon2" }) else {
             throw BenchError.failed("micro results hold no Argon2id measurement")

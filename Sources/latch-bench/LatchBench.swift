@@ -49,6 +49,7 @@ struct LatchBench {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
         try encoder.encode(value).write(to: URL(fileURLWithPath: path))
     }
 }

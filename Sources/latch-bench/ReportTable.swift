@@ -45,7 +45,7 @@ struct ReportTable {
         let memory = report.memory
         return String(
             format: "latchd VmRSS: %.1f MB idle after start, %.1f MB at the end of the load",
-            Double(memory.idleKiB) * 1024 / 1e6, Double(memory.endOfLoadKiB) * 1024 / 1e6)
+            Double(memory.idleKib) * 1024 / 1e6, Double(memory.endOfLoadKib) * 1024 / 1e6)
     }
 
     private func targets() -> String {

@@ -19,7 +19,7 @@ struct TargetEvaluator {
         let signInRatio = signIn.requestsPerSecond / signInBound
         let meRatio = me.requestsPerSecond / hello.requestsPerSecond
         let p99Ratio = Double(meLoaded.p99Us) / Double(max(meAlone.p99Us, 1))
-        let idleBytes = Double(memory.idleKiB) * 1024
+        let idleBytes = Double(memory.idleKib) * 1024
         return [
             .atLeast(
                 "sign-in >= 90% of the Argon2 bound",
@@ -37,7 +37,7 @@ struct TargetEvaluator {
                 value: p99Ratio, limit: 3),
             .atMost(
                 "latchd idle RSS < 40 MB",
-                measured: String(format: "%.1f MB (%d KiB)", idleBytes / 1e6, memory.idleKiB),
+                measured: String(format: "%.1f MB (%d KiB)", idleBytes / 1e6, memory.idleKib),
                 value: idleBytes / 1e6, limit: Self.idleRSSLimitBytes / 1e6, strictly: true),
         ]
     }
