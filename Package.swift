@@ -46,6 +46,9 @@ let package = Package(
             dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
         ),
 
+        // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
+        .executableTarget(name: "latch-bench", dependencies: ["LatchCrypto", "AuthCore", "PostgresClient"]),
+
         // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
         .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
 

@@ -1,0 +1,125 @@
+import AuthCore
+import Foundation
+import LatchCrypto
+import PostgresClient
+import Synchronization
+
+/// The micro benchmarks of `latch-bench micro`: the per-request building blocks of latchd, each in isolation, so a
+/// change in an endpoint's req/s can be traced to the piece that moved.
+struct MicroSuite {
+    /// The bench cluster; without it the pooled round trip is skipped.
+    let databaseURL: String?
+    /// Repetitions per benchmark (after a warm-up run); the median is reported.
+    var runs = 7
+
+    /// Runs the benchmarks whose id is in `only` (all when nil), in a fixed order. `select1` needs `databaseURL`.
+    func run(only: Set<String>? = nil) throws -> [MicroResult] {
+        var entries: [(id: String, measure: () throws -> MicroResult)] = []
+        for benchmark in cryptoBenchmarks() + (try jsonBenchmarks()) {
+            entries.append((benchmark.id, benchmark.measure))
+        }
+        if let databaseURL {
+            entries.append(("select1", { try poolRoundTrip(url: databaseURL) }))
+        }
+        entries.append(("argon2", argon2Benchmark().measure))
+        entries.append(("argon2-parallel", argon2Parallel))
+        return try entries.filter { only?.contains($0.id) ?? true }.map { try $0.measure() }
+    }
+
+    /// Each sign-in, confirm and refresh makes two tokens and hashes each; every bearer request hashes one.
+    private func cryptoBenchmarks() -> [MicroBenchmark] {
+        let generator = OpenSSLTokenGenerator()
+        let token = generator.makeToken()
+        return [
+            MicroBenchmark(
+                id: "token", name: "token generation (32 random bytes, base64url)", iterations: 20_000, runs: runs
+            ) {
+                generator.makeToken().utf8.count
+            },
+            MicroBenchmark(id: "sha256", name: "SHA-256 of a token (43 bytes)", iterations: 50_000, runs: runs) {
+                Int(SHA256.hash(token)[0])
+            },
+        ]
+    }
+
+    /// Configured like LatchHTTP's `APIJSON` encoder (sorted keys, ISO 8601 dates), built once and reused.
+    private func jsonBenchmarks() throws -> [MicroBenchmark] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let session = Self.sampleSession()
+        let encoded = try encoder.encode(session)
+        return [
+            MicroBenchmark(
+                id: "json-encode", name: "JSON encode IssuedSession (\(encoded.count) B)", iterations: 10_000, runs: runs
+            ) {
+                try encoder.encode(session).count
+            },
+            MicroBenchmark(id: "json-decode", name: "JSON decode IssuedSession", iterations: 10_000, runs: runs) {
+                try decoder.decode(IssuedSession.self, from: encoded).accessToken.utf8.count
+            },
+        ]
+    }
+
+    /// `SELECT 1` through `PostgresPool` (prepared, cached statement; loopback TCP): the floor under every
+    /// database-backed request.
+    private func poolRoundTrip(url: String) throws -> MicroResult {
+        let pool = PostgresPool(url: url, maxConnections: 1)
+        defer { pool.close() }
+        let benchmark = MicroBenchmark(
+            id: "select1", name: "pooled query round trip (SELECT 1)", iterations: 2_000, runs: runs
+        ) {
+            try pool.query("SELECT 1").scalar(Int.self) ?? 0
+        }
+        return try benchmark.measure()
+    }
+
+    /// One hash per run, many runs: the median is the per-hash time the sign-in bound is computed from.
+    private func argon2Benchmark() -> MicroBenchmark {
+        let hasher = Argon2idHasher(parameters: .owasp)
+        let parameters = hasher.parameters
+        let name = "Argon2id hash (m=\(parameters.memoryKiB) t=\(parameters.iterations) p=\(parameters.parallelism))"
+        return MicroBenchmark(id: "argon2", name: name, iterations: 1, runs: 41) {
+            try hasher.hash("correct horse battery staple").utf8.count
+        }
+    }
+
+    /// `cores` hashes at once, as latchd's hash workers run them under sign-in load: memory bandwidth and caches are
+    /// shared, so this per-hash wall time (total time / hashes) is the bound the machine can really reach.
+    private func argon2Parallel() throws -> MicroResult {
+        let hasher = Argon2idHasher(parameters: .owasp)
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let hashesPerThread = 4
+        let benchmark = MicroBenchmark(
+            id: "argon2-parallel", name: "Argon2id, \(threads) hashes at a time (wall time / hash)",
+            iterations: 1, runs: 7
+        ) {
+            let failures = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                for _ in 0..<hashesPerThread where (try? hasher.hash("correct horse battery staple")) == nil {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+            guard failures.withLock({ $0 }) == 0 else { throw BenchError.failed("Argon2id hashing failed") }
+            return threads * hashesPerThread
+        }
+        let result = try benchmark.measure()
+        let perHash = Double(threads * hashesPerThread)
+        return MicroResult(
+            id: result.id, name: result.name, nsPerOp: result.nsPerOp / perHash, minNsPerOp: result.minNsPerOp / perHash,
+            maxNsPerOp: result.maxNsPerOp / perHash, runs: result.runs, iterationsPerRun: threads * hashesPerThread,
+            checksum: result.checksum)
+    }
+
+    private static func sampleSession() -> IssuedSession {
+        let generator = OpenSSLTokenGenerator()
+        let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded())
+        let user = User(id: UserID(), email: "someone@example.com", confirmedAt: now, createdAt: now)
+        return IssuedSession(
+            accessToken: generator.makeToken(), refreshToken: generator.makeToken(),
+            accessTokenExpiresAt: now.addingTimeInterval(900), refreshTokenExpiresAt: now.addingTimeInterval(30 * 86_400),
+            user: user)
+    }
+}
