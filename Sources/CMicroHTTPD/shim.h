@@ -38,3 +38,12 @@ typedef void *(*latch_mhd_uri_log_callback)(void *cls, const char *uri, struct M
 static inline intptr_t latch_mhd_uri_log_callback_value(latch_mhd_uri_log_callback callback) {
     return (intptr_t) callback;
 }
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+/* The calling thread's kernel id, for per-thread scheduling priority (glibc hides gettid without _GNU_SOURCE). */
+static inline long latch_thread_id(void) {
+    return syscall(SYS_gettid);
+}
+#endif

@@ -42,7 +42,7 @@ public final class LatchApplication: Sendable {
 
         service = try Self.makeAuthService(configuration: configuration, pool: pool, clock: clock)
 
-        hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096)
+        hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096, niceness: 10)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
             configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
 

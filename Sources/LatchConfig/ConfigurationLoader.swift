@@ -8,7 +8,7 @@ public struct ConfigurationLoader: Sendable {
     public static let variables: [(name: String, help: String, defaultValue: String?)] = [
         ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
-        ("LATCH_THREADS", "HTTP threads", "number of cores"),
+        ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
         ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 2"),
         ("LATCH_CONNECTION_TIMEOUT", "idle HTTP connection timeout", "30s"),

@@ -1,5 +1,9 @@
+import CMicroHTTPD
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A fixed set of threads draining a bounded FIFO queue of jobs.
 ///
@@ -39,7 +43,10 @@ public final class WorkerPool: Sendable {
     private let finished = DispatchGroup()
 
     /// Starts `threads` threads named `name`.
-    public init(name: String, threads: Int, queueCapacity: Int) {
+    /// - Parameter niceness: added to each thread's scheduling niceness (Linux; 0 leaves it). The hashing pool runs
+    ///   at a higher niceness so that, with every core busy hashing, the MHD threads still get the CPU first and
+    ///   cheap requests keep their latency.
+    public init(name: String, threads: Int, queueCapacity: Int, niceness: Int32 = 0) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
         for index in 0..<threadCount {
@@ -48,10 +55,22 @@ public final class WorkerPool: Sendable {
                 // Named from inside: on Linux a name set before start() is not applied,
                 // and named threads are what `top -H` and debuggers show.
                 Thread.current.name = "\(name)-\(index)"
+                if niceness != 0 { Self.lowerPriority(by: niceness) }
                 runLoop()
                 finished.leave()
             }.start()
         }
+    }
+
+    /// On Linux a thread id given to setpriority(PRIO_PROCESS) applies to that thread alone.
+    private static func lowerPriority(by niceness: Int32) {
+        #if os(Linux)
+        let thread = id_t(latch_thread_id())
+        errno = 0
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
+        guard errno == 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, current + niceness)
+        #endif
     }
 
     /// Queues `job`. Returns false, without running it, if the queue is full or the pool shut down.

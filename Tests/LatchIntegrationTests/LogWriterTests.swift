@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import LatchApp
+
+/// latchd's log lines: one JSON object per line that any log shipper can parse, whatever the values hold.
+@Suite struct LogWriterTests {
+    /// What `write` logged, as written to a file.
+    func written(_ write: (LogWriter) -> Void) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        write(LogWriter(handle: handle))
+        try handle.close()
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    func lines(_ write: (LogWriter) -> Void) throws -> [[String: Any]] {
+        try written(write).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func everyLineIsJSONWithEscapedValues() throws {
+        let hostile = "quote \" backslash \\ newline \n cr \r tab \t nul \u{0} del \u{7F} ls \u{2028} é ✓"
+        let records = try lines { log in
+            log.log("request", ["path": .string(hostile), "status": .int(200)])
+            log.log("plain")
+        }
+        #expect(records.count == 2)
+        #expect(records[0]["path"] as? String == hostile)
+        #expect(records[0]["status"] as? Int == 200)
+        #expect(records[0]["msg"] as? String == "request")
+        #expect(records[1]["msg"] as? String == "plain")
+    }
+
+    @Test func keysAreSortedAndTheTimestampIsUTCWithMilliseconds() throws {
+        let line = try written { $0.log("m", ["b": .int(1), "a": .string("x")]) }
+        #expect(line.hasPrefix(#"{"a":"x","b":1,"msg":"m","ts":""#))
+        #expect(LogWriter.timestamp(Date(timeIntervalSince1970: 1_780_000_000.25)) == "2026-05-28T20:26:40.250Z")
+    }
+}
