@@ -116,3 +116,15 @@ import Testing
         #expect(DurationParser.format(86_400) == "1d")
     }
 }
+
+/// The README's configuration table is what operators read: it must list every variable the project reads.
+@Suite struct ConfigurationDocumentationTests {
+    @Test func theReadmeListsEveryVariable() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for variable in ConfigurationLoader.variables {
+            #expect(readme.contains("| `\(variable.name)` |"), "README.md lacks \(variable.name)")
+        }
+    }
+}
