@@ -11,6 +11,8 @@ struct LatchDaemon {
             print(usage())
             return
         }
+        // A peer or log reader that went away must not kill the daemon: writes then fail with EPIPE instead.
+        signal(SIGPIPE, SIG_IGN)
         // Before any thread starts, so every thread inherits the mask and only `wait()` receives the signals.
         let signals = ShutdownSignals()
         signals.block()

@@ -106,8 +106,11 @@ struct Latchctl {
               !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        // latchctl may exit before reading its stdin (a refused command): writing then must fail quietly with EPIPE
+        // rather than kill the whole test process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
 
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning {
