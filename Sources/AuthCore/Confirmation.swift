@@ -37,4 +37,18 @@ extension AuthService {
         try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["session_id": sessionID.description])
         return tokens.issued(to: user.publicUser)
     }
+
+    /// Confirm an email without signing in (the web landing page): the same single-use redemption and audit as
+    /// `confirm`, but no session is created, since the person at the browser would never receive its tokens.
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `userDisabled`.
+    @discardableResult
+    public func confirmEmail(token: String, ip: String?) throws -> User {
+        let now = ports.clock.now()
+        let hash = ports.tokenGenerator.digest(token)
+        guard let user = try ports.tokens.completeEmailConfirmation(tokenHash: hash, now: now) else {
+            throw try tokenFailure(hash: hash, purpose: .confirm, now: now)
+        }
+        try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"])
+        return user.publicUser
+    }
 }

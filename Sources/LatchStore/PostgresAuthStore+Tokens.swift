@@ -44,7 +44,8 @@ extension PostgresAuthStore {
     /// row lock and re-check `used_at IS NULL`, so exactly one returns a row. The users update only touches an
     /// unconfirmed row (the first confirmation time stays); the final SELECT reads the pre-statement snapshot, so
     /// it takes the new values from `confirmed` when there are any. The session and its first refresh token are
-    /// inserted as `createSession` does (family id = session id).
+    /// inserted as `createSession` does (family id = session id), unless `$10` is false (confirm without a session:
+    /// then `session` inserts nothing and neither does `refresh`).
     private static let redeemConfirmToken = """
         WITH redeemed AS (
             UPDATE auth_tokens t SET used_at = $2
@@ -59,7 +60,7 @@ extension PostgresAuthStore {
         ), session AS (
             INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
                                   created_at, last_used_at, user_agent, ip)
-            SELECT $3, user_id, $4, $5, $6, $3, $2, $2, $7::text, $8::text FROM redeemed
+            SELECT $3, user_id, $4, $5, $6, $3, $2, $2, $7::text, $8::text FROM redeemed WHERE $10::bool
             RETURNING id, family_id, user_id
         ), refresh AS (
             INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
@@ -77,7 +78,15 @@ extension PostgresAuthStore {
     ) throws -> UserRecord? {
         let result = try pool.query(Self.redeemConfirmToken, [
             tokenHash, now, sessionID.rawValue, credentials.accessTokenHash, credentials.accessExpiresAt,
-            credentials.refreshExpiresAt, credentials.userAgent, credentials.ip, credentials.refreshTokenHash,
+            credentials.refreshExpiresAt, credentials.userAgent, credentials.ip, credentials.refreshTokenHash, true,
+        ])
+        return try result.first.map { try StoreRows.user($0) }
+    }
+
+    public func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
+        let none: String? = nil
+        let result = try pool.query(Self.redeemConfirmToken, [
+            tokenHash, now, UUID?.none, Data?.none, Date?.none, Date?.none, none, none, Data?.none, false,
         ])
         return try result.first.map { try StoreRows.user($0) }
     }

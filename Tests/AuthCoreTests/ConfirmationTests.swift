@@ -17,6 +17,17 @@ import Testing
         #expect(h.store.snapshot.audit.contains { $0.name == .emailConfirmed && $0.userID == issued.user.id })
     }
 
+    @Test func confirmEmailConfirmsWithoutASessionAndSpendsTheToken() throws {
+        let h = Harness()
+        let token = try h.signUp()
+        let user = try h.service.confirmEmail(token: token, ip: Harness.ip)
+        #expect(user.confirmedAt == h.clock.now() && h.user()?.isConfirmed == true)
+        #expect(h.store.snapshot.sessions.isEmpty, "nobody would ever hold the tokens of such a session")
+        #expect(h.store.snapshot.audit.contains { $0.name == .emailConfirmed && $0.userID == user.id })
+        #expect(throws: AuthError.tokenUsed) { try h.service.confirm(token: token, ip: nil, userAgent: nil) }
+        #expect(throws: AuthError.tokenUsed) { try h.service.confirmEmail(token: token, ip: nil) }
+    }
+
     @Test func tokenIsSingleUse() throws {
         let h = Harness()
         let token = try h.signUp()

@@ -39,6 +39,28 @@ struct PostgresAuthStoreTokensTests {
         #expect(lookup.user == confirmed)
     }
 
+    @Test func completeEmailConfirmationConfirmsWithoutASession() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, raw) = try fixture.makeUser()
+        let confirmed = try #require(try fixture.store.completeEmailConfirmation(
+            tokenHash: fixture.tokens.digest(raw), now: fixture.at(60)))
+        #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
+        let sessions: Int = try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) ?? -1
+        let refresh: Int = try fixture.pool.query("SELECT count(*) FROM refresh_tokens").scalar(Int.self) ?? -1
+        #expect(sessions == 0 && refresh == 0)
+        #expect(try fixture.store.completeEmailConfirmation(tokenHash: fixture.tokens.digest(raw), now: fixture.at(61))
+            == nil, "single use")
+        // The same prepared statement still signs in when asked to.
+        let (other, otherRaw) = try fixture.makeUser("other@example.com")
+        let (_, _, credentials) = fixture.credentials(now: fixture.at(70))
+        #expect(try fixture.store.completeConfirmation(
+            tokenHash: fixture.tokens.digest(otherRaw), now: fixture.at(70), sessionID: SessionID(),
+            credentials: credentials)?.id == other.id)
+        #expect(try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) == 1)
+    }
+
     @Test func aConfirmTokenRedeemsOnceAndNeverWhenExpiredMisusedOrDisabled() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }

@@ -24,6 +24,12 @@ public protocol TokenStore: Sendable {
         tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord?
 
+    /// Confirm without signing in, atomically: the same redemption and `email_confirmed_at` update as
+    /// `completeConfirmation`, and no session (the web landing page confirms for a person who would never
+    /// receive the session's tokens).
+    /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
+    func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord?
+
     /// Reset, atomically (see `PasswordResetCompletion`).
     /// - Returns: `nil` if the token was not redeemed (then nothing was written).
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult?

@@ -54,7 +54,7 @@ struct LandingPageRoutes: Sendable {
         do {
             // The session it opens is not handed to the browser: the page has no use for it, and the person signs
             // in from the app. It ends with its refresh TTL like any other.
-            _ = try auth.confirm(token: form.token, ip: client.ip, userAgent: client.userAgent)
+            try auth.confirmEmail(token: form.token, ip: client.ip)
             return respond(LandingPage(flow: .confirm, state: .done))
         } catch {
             return failure(.confirm, error, form: form)

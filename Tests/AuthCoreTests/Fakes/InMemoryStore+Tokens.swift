@@ -21,6 +21,14 @@ extension InMemoryStore {
         }
     }
 
+    func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
+        state.withLock { state in
+            guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
+            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
+            return state.users[userID]
+        }
+    }
+
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
         state.withLock { state in
             guard let userID = Self.redeem(reset.tokenHash, purpose: .reset, now: reset.now, in: &state),

@@ -101,6 +101,14 @@ final class InMemoryAuthStore: AuthStore, Sendable {
         }
     }
 
+    func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
+        try locked { state in
+            guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
+            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
+            return state.users[userID]
+        }
+    }
+
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
         try locked { state in
             guard let userID = Self.redeem(reset.tokenHash, purpose: .reset, now: reset.now, in: &state),

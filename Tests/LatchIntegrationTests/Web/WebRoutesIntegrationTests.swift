@@ -49,6 +49,8 @@ import Testing
         let done = try client.send("POST", "/confirmAuth", headers: headers, body: Array(form.utf8))
         #expect(done.status == 200)
         #expect(done.text.contains(#"data-state="done""#))
+        let sessions: Int = try app.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) ?? -1
+        #expect(sessions == 0, "confirming in a browser opens no session nobody could use")
         let signIn = try app.post("/v1/signin", #"{"email":"web@example.com","password":"correct horse"}"#)
         #expect(signIn.status == 200)
         let used = try app.get("/confirmAuth?token=\(token)")
