@@ -15,6 +15,17 @@ import Testing
         #expect(try #require(Base64URL.decode(Base64URL.encode(data))) == data)
     }
 
+    @Test func agreesWithFoundationsBase64ForEveryLengthUpTo100() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...100 {
+            let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let expected = data.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(data) == expected, "length \(count)")
+        }
+    }
+
     @Test func rejectsForeignCharactersAndImpossibleLengths() {
         #expect(Base64URL.decode("ab+c") == nil)
         #expect(Base64URL.decode("ab/c") == nil)
