@@ -22,13 +22,11 @@ public final class LatchApplication: Sendable {
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
-    private let log: LogWriter
 
     /// Validates the settings that need a component, connects, applies pending migrations and builds every
     /// component. Nothing listens until `start()`.
     public init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock = SystemClock()) throws {
         self.configuration = configuration
-        self.log = log
         // Configuration errors first, before touching the database, so they exit with code 2 straight away.
         _ = try Self.argon2Parameters(configuration.argon2)
         let sender = try Self.mailSender(configuration)
