@@ -51,15 +51,18 @@ let package = Package(
 
         // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
         .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
+        // Test doubles of AuthCore's ports (one in-memory store, clock, hasher, token generator, composer), shared
+        // by every target that drives AuthService without PostgreSQL.
+        .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
 
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
-        .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport"]),
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
         .testTarget(
             name: "LatchIntegrationTests",

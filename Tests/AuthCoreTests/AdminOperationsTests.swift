@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import DeepLinkRouting
 import Foundation
 import Testing
@@ -8,12 +9,12 @@ import Testing
 @Suite struct AdminOperationsTests {
     /// The operator-only writes, on the same in-memory state as the service's ports.
     struct FakeAdminStore: AdminOperations.Store {
-        let store: InMemoryStore
+        let store: InMemoryAuthStore
 
         func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
             store.state.withLock { state in
                 let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil)
-                state.tokens[hash] = InMemoryStore.TokenRow(record: record, hash: hash)
+                state.tokens[hash] = InMemoryAuthStore.TokenRow(record: record, hash: hash)
             }
         }
 

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import Foundation
 import HTTPServer
 import Testing

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import Foundation
 @testable import Mailer
 import Testing

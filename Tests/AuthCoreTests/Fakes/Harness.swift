@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import DeepLinkRouting
 import Foundation
 
@@ -11,11 +12,11 @@ struct Harness {
 
     static let deepLinks = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
 
-    let store = InMemoryStore()
+    let store = InMemoryAuthStore()
     let hasher = FakeHasher()
-    let generator = FakeTokenGenerator()
-    let clock = SettableClock()
-    let composer = FakeComposer()
+    let generator = SequentialTokenGenerator()
+    let clock = ManualClock()
+    let composer = RecordingComposer()
     let service: AuthService
 
     static let password = "correct horse battery"

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import DeepLinkRouting
 import Foundation
 import HTTPServer
@@ -10,7 +11,7 @@ final class APIHarness: Sendable {
     static let peerAddress = "203.0.113.7"
 
     let store = InMemoryAuthStore()
-    let hasher = CountingHasher()
+    let hasher = FakeHasher()
     let clock = ManualClock()
     let pool = WorkerPool(name: "test-hash", threads: 1, queueCapacity: 4)
     let api: LatchAPI
@@ -21,7 +22,7 @@ final class APIHarness: Sendable {
     init(trustProxy: Bool = false, rateLimits: AuthRateLimits = AuthRateLimits(),
          metricsSource: (any MetricsSource)? = nil) throws {
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: SequentialTokenGenerator(), clock: clock,
-                              composer: LinkOnlyComposer())
+                              composer: RecordingComposer())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
         let auth = try AuthService(
             configuration: AuthConfiguration(rateLimits: rateLimits, deepLinks: links), ports: ports,

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import DeepLinkRouting
 import Foundation
 import HTTPServer
@@ -20,8 +21,8 @@ final class WebHarness: Sendable {
 
     init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
          linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
-        let ports = AuthPorts(store: store, hasher: CountingHasher(), tokenGenerator: generator, clock: clock,
-                              composer: LinkOnlyComposer())
+        let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator, clock: clock,
+                              composer: RecordingComposer())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
                                           additionalHosts: additionalHosts)
         let auth = try AuthService(

@@ -1,19 +1,19 @@
 import AuthCore
 import Foundation
 
-extension InMemoryStore {
-    func issueToken(_ token: NewToken) throws {
-        state.withLock { Self.insert(token, into: &$0) }
+extension InMemoryAuthStore {
+    public func issueToken(_ token: NewToken) throws {
+        try locked { Self.insert(token, into: &$0) }
     }
 
-    func lookupToken(hash: Data) throws -> TokenRecord? {
-        state.withLock { $0.tokens[hash]?.record }
+    public func lookupToken(hash: Data) throws -> TokenRecord? {
+        try locked { $0.tokens[hash]?.record }
     }
 
-    func completeConfirmation(
+    public func completeConfirmation(
         tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord? {
-        state.withLock { state in
+        try locked { state in
             guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
             if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
             Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials), into: &state)
@@ -21,16 +21,16 @@ extension InMemoryStore {
         }
     }
 
-    func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
-        state.withLock { state in
+    public func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
+        try locked { state in
             guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
             if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
             return state.users[userID]
         }
     }
 
-    func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
-        state.withLock { state in
+    public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
+        try locked { state in
             guard let userID = Self.redeem(reset.tokenHash, purpose: .reset, now: reset.now, in: &state),
                   userID == reset.userID, var user = state.users[userID]
             else { return nil }
@@ -48,12 +48,12 @@ extension InMemoryStore {
         }
     }
 
-    func enqueue(mail: ComposedMail) throws {
-        state.withLock { $0.outbox.append(mail) }
+    public func enqueue(mail: ComposedMail) throws {
+        try locked { $0.outbox.append(mail) }
     }
 
     /// The single conditional UPDATE of DESIGN.md §5, plus the "user not disabled" join.
-    static func redeem(_ hash: Data, purpose: TokenPurpose, now: Date, in state: inout State) -> UserID? {
+    public static func redeem(_ hash: Data, purpose: TokenPurpose, now: Date, in state: inout State) -> UserID? {
         guard let row = state.tokens[hash], row.record.purpose == purpose, row.record.usedAt == nil,
               row.record.expiresAt > now, let user = state.users[row.record.userID], !user.isDisabled
         else { return nil }

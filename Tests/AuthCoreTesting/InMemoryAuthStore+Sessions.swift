@@ -1,13 +1,13 @@
 import AuthCore
 import Foundation
 
-extension InMemoryStore {
-    func createSession(_ session: NewSession) throws {
-        state.withLock { Self.insert(session, into: &$0) }
+extension InMemoryAuthStore {
+    public func createSession(_ session: NewSession) throws {
+        try locked { Self.insert(session, into: &$0) }
     }
 
-    func findSession(accessTokenHash: Data) throws -> SessionLookup? {
-        state.withLock { state in
+    public func findSession(accessTokenHash: Data) throws -> SessionLookup? {
+        try locked { state in
             guard let row = state.sessions.values.first(where: { $0.accessTokenHash == accessTokenHash }),
                   let user = state.users[row.session.userID]
             else { return nil }
@@ -15,8 +15,8 @@ extension InMemoryStore {
         }
     }
 
-    func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
-        state.withLock { state in
+    public func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
+        try locked { state in
             guard let presented = state.refreshTokens[presentedHash],
                   let row = state.sessions[presented.sessionID], let user = state.users[row.session.userID]
             else { return .unknown }
@@ -41,15 +41,15 @@ extension InMemoryStore {
         }
     }
 
-    func revokeSession(id: SessionID, at: Date) throws {
-        state.withLock { Self.revoke(id, at: at, in: &$0) }
+    public func revokeSession(id: SessionID, at: Date) throws {
+        try locked { Self.revoke(id, at: at, in: &$0) }
     }
 
-    func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
-        state.withLock { Self.revokeAll(of: userID, at: at, in: &$0) }
+    public func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
+        try locked { Self.revokeAll(of: userID, at: at, in: &$0) }
     }
 
-    static func insert(_ session: NewSession, into state: inout State) {
+    public static func insert(_ session: NewSession, into state: inout State) {
         let credentials = session.credentials
         let value = Session(id: session.id, userID: session.userID, accessExpiresAt: credentials.accessExpiresAt,
                             refreshExpiresAt: credentials.refreshExpiresAt, createdAt: session.createdAt,
@@ -60,14 +60,14 @@ extension InMemoryStore {
     }
 
     /// Revokes a session and its whole refresh-token family.
-    static func revoke(_ id: SessionID, at: Date, in state: inout State) {
+    public static func revoke(_ id: SessionID, at: Date, in state: inout State) {
         if state.sessions[id]?.session.revokedAt == nil { state.sessions[id]?.session.revokedAt = at }
         for (hash, row) in state.refreshTokens where row.sessionID == id && row.revokedAt == nil {
             state.refreshTokens[hash]?.revokedAt = at
         }
     }
 
-    static func revokeAll(of userID: UserID, at: Date, in state: inout State) -> Int {
+    public static func revokeAll(of userID: UserID, at: Date, in state: inout State) -> Int {
         let live = state.sessions.values.filter { $0.session.userID == userID && $0.session.revokedAt == nil }
         for row in live { revoke(row.session.id, at: at, in: &state) }
         return live.count

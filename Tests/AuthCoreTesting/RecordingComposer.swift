@@ -2,13 +2,15 @@ import AuthCore
 import Foundation
 import Synchronization
 
-/// Renders a mail from its request verbatim, and remembers every request.
-final class FakeComposer: MailComposer, Sendable {
+/// Renders a mail from its request verbatim (the link in both bodies), and remembers every request.
+public final class RecordingComposer: MailComposer, Sendable {
     private let log = Mutex<[MailRequest]>([])
 
-    var requests: [MailRequest] { log.withLock { $0 } }
+    public init() {}
 
-    func compose(_ request: MailRequest) -> ComposedMail {
+    public var requests: [MailRequest] { log.withLock { $0 } }
+
+    public func compose(_ request: MailRequest) -> ComposedMail {
         log.withLock { $0.append(request) }
         let link = request.deepLink?.absoluteString ?? "-"
         return ComposedMail(kind: request.kind, recipient: request.recipient, subject: request.kind.rawValue,

@@ -1,9 +1,9 @@
 import AuthCore
 import Foundation
 
-extension InMemoryStore {
-    func recordHit(key: String, windowStart: Date) throws -> Int {
-        state.withLock { state in
+extension InMemoryAuthStore {
+    public func recordHit(key: String, windowStart: Date) throws -> Int {
+        try locked { state in
             let slot = "\(key)@\(windowStart.timeIntervalSince1970)"
             state.hits[slot, default: 0] += 1
             state.hitLog.append((key, windowStart))
@@ -11,12 +11,12 @@ extension InMemoryStore {
         }
     }
 
-    func signInFailures(emailKey: String) throws -> SignInFailures? {
-        state.withLock { $0.failures[emailKey] }
+    public func signInFailures(emailKey: String) throws -> SignInFailures? {
+        try locked { $0.failures[emailKey] }
     }
 
-    func recordSignInFailure(emailKey: String, at: Date, forgetBefore: Date) throws -> SignInFailures {
-        state.withLock { state in
+    public func recordSignInFailure(emailKey: String, at: Date, forgetBefore: Date) throws -> SignInFailures {
+        try locked { state in
             var count = 1
             if let previous = state.failures[emailKey], previous.lastFailureAt >= forgetBefore {
                 count = previous.count + 1
@@ -27,11 +27,11 @@ extension InMemoryStore {
         }
     }
 
-    func resetSignInFailures(emailKey: String) throws {
-        _ = state.withLock { $0.failures.removeValue(forKey: emailKey) }
+    public func resetSignInFailures(emailKey: String) throws {
+        _ = try locked { $0.failures.removeValue(forKey: emailKey) }
     }
 
-    func record(_ event: AuditEvent) throws {
-        state.withLock { $0.audit.append(event) }
+    public func record(_ event: AuditEvent) throws {
+        try locked { $0.audit.append(event) }
     }
 }

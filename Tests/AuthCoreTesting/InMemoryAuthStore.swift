@@ -1,0 +1,125 @@
+import AuthCore
+import Foundation
+import Synchronization
+
+/// Every AuthCore store port in memory, with the atomicity the SQL implementation must have: each method runs
+/// entirely under one lock, as each is one transaction in PostgreSQL. `setFailing(true)` makes every call throw,
+/// as a database that went away would.
+///
+/// Shared by every test target that drives `AuthService` without PostgreSQL (AuthCoreTests, LatchHTTPTests), so
+/// the port contracts are modelled once.
+public final class InMemoryAuthStore: AuthStore, Sendable {
+    /// What a down database throws. Its text holds what a real libpq error may hold (a host and a password), so
+    /// tests can prove it never reaches a client.
+    public struct DatabaseDown: Error, CustomStringConvertible {
+        public init() {}
+        public var description: String { "connection to server at 10.0.0.5 failed: password=hunter2" }
+    }
+
+    public struct TokenRow: Sendable {
+        public var record: TokenRecord
+        public var hash: Data
+
+        public init(record: TokenRecord, hash: Data) {
+            self.record = record
+            self.hash = hash
+        }
+    }
+
+    public struct SessionRow: Sendable {
+        public var session: Session
+        public var accessTokenHash: Data
+        public var lastUsedAt: Date?
+    }
+
+    public struct RefreshRow: Sendable {
+        public var sessionID: SessionID
+        public var expiresAt: Date
+        public var usedAt: Date?
+        public var revokedAt: Date?
+    }
+
+    public struct State: Sendable {
+        public var users: [UserID: UserRecord] = [:]
+        public var tokens: [Data: TokenRow] = [:]
+        public var outbox: [ComposedMail] = []
+        public var sessions: [SessionID: SessionRow] = [:]
+        public var refreshTokens: [Data: RefreshRow] = [:]
+        public var hits: [String: Int] = [:]
+        public var failures: [String: SignInFailures] = [:]
+        public var audit: [AuditEvent] = []
+        /// Every key and window the rate limiter was asked about, in order.
+        public var hitLog: [(key: String, windowStart: Date)] = []
+        /// Every call throws `DatabaseDown` while set.
+        public var failing = false
+    }
+
+    public let state = Mutex(State())
+
+    public init() {}
+
+    /// A snapshot for assertions.
+    public var snapshot: State { state.withLock { $0 } }
+    /// Every mail queued so far, in order (with or without a token).
+    public var mails: [ComposedMail] { snapshot.outbox }
+    public var auditEvents: [AuditEvent] { snapshot.audit }
+
+    public func setFailing(_ failing: Bool) { state.withLock { $0.failing = failing } }
+
+    /// Runs `body` as one transaction: under the lock, unless the database is "down".
+    func locked<T>(_ body: (inout State) throws -> T) throws -> T {
+        try state.withLock { state in
+            if state.failing { throw DatabaseDown() }
+            return try body(&state)
+        }
+    }
+
+    // MARK: UserStore
+
+    public func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord {
+        try locked { state in
+            let key = user.email.lowercased()
+            if state.users.values.contains(where: { $0.email.lowercased() == key }) {
+                throw UserStoreError.emailTaken
+            }
+            let record = UserRecord(id: user.id, email: user.email, passwordHash: user.passwordHash,
+                                    createdAt: user.createdAt, updatedAt: user.createdAt)
+            state.users[user.id] = record
+            Self.insert(confirmation, into: &state)
+            return record
+        }
+    }
+
+    public func findUser(email: String) throws -> UserRecord? {
+        let key = email.lowercased()
+        return try locked { $0.users.values.first { $0.email.lowercased() == key } }
+    }
+
+    public func findUser(id: UserID) throws -> UserRecord? {
+        try locked { $0.users[id] }
+    }
+
+    public func updatePasswordHash(userID: UserID, passwordHash: String, at: Date) throws {
+        try locked { state in
+            state.users[userID]?.passwordHash = passwordHash
+            state.users[userID]?.updatedAt = at
+        }
+    }
+
+    public func markEmailConfirmed(userID: UserID, at: Date) throws {
+        try locked { state in
+            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = at }
+        }
+    }
+
+    public func setDisabled(userID: UserID, at: Date?) throws {
+        try locked { $0.users[userID]?.disabledAt = at }
+    }
+
+    /// Token row + outbox row: the transactional outbox.
+    public static func insert(_ token: NewToken, into state: inout State) {
+        let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil)
+        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash)
+        state.outbox.append(token.mail)
+    }
+}

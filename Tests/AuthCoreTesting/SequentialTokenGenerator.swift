@@ -1,0 +1,29 @@
+import AuthCore
+import Foundation
+import Synchronization
+
+/// Deterministic tokens `rawtoken-000001xxx…`, `rawtoken-000002xxx…` (43 base64url characters, like real ones) and a
+/// digest that does not contain the token, so a scan for the raw token in stored data is meaningful.
+public final class SequentialTokenGenerator: TokenGenerator, Sendable {
+    private let made = Mutex<[String]>([])
+
+    public init() {}
+
+    /// Every token made so far, in order.
+    public var tokens: [String] { made.withLock { $0 } }
+    public var lastToken: String? { tokens.last }
+
+    public func makeToken() -> String {
+        made.withLock { made in
+            let token = ("rawtoken-" + String(format: "%06d", made.count + 1)).padding(toLength: 43, withPad: "x", startingAt: 0)
+            made.append(token)
+            return token
+        }
+    }
+
+    public func digest(_ token: String) -> Data {
+        Data(("digest:" + String(token.reversed())).utf8)
+    }
+
+    public func constantTimeEquals(_ a: Data, _ b: Data) -> Bool { a == b }
+}
