@@ -36,6 +36,8 @@ public struct AdminOperations: Sendable {
         case unknownSession(id: SessionID, email: String)
         /// Links for a disabled account cannot be redeemed, so none is issued.
         case userDisabled(email: String)
+        /// A confirm link for a confirmed address could never be redeemed, so none is issued.
+        case alreadyConfirmed(email: String)
         /// A link lifetime must be positive.
         case invalidLifetime
 
@@ -46,6 +48,7 @@ public struct AdminOperations: Sendable {
             case .emailTaken(let email): "a user with email \(email) already exists"
             case .unknownSession(let id, let email): "user \(email) has no session \(id)"
             case .userDisabled(let email): "user \(email) is disabled; enable the account first"
+            case .alreadyConfirmed(let email): "user \(email) is confirmed already; a reset link may be what they need"
             case .invalidLifetime: "the link lifetime must be positive"
             }
         }
@@ -88,10 +91,10 @@ public struct AdminOperations: Sendable {
 
     private var ports: AuthPorts { service.ports }
 
-    /// The user with this email (case-insensitively).
-    /// - Throws: `Failure.unknownUser`.
+    /// The user with this email (by its identity, `EmailAddress.key`).
+    /// - Throws: `Failure.unknownUser`, also for text that is no email address.
     public func user(email: String) throws -> UserRecord {
-        guard let user = try ports.users.findUser(email: email.trimmingWhitespace()) else {
+        guard let address = try? EmailAddress(email), let user = try ports.users.findUser(email: address) else {
             throw Failure.unknownUser(email: email)
         }
         return user
@@ -104,10 +107,11 @@ public struct AdminOperations: Sendable {
     /// - Parameters:
     ///   - ttl: the link's lifetime; nil for the configured one (`confirmTokenTTL`, `resetTokenTTL`).
     ///   - send: also queue the mail, in the token's transaction (`TokenStore.issueToken`), as the API does.
-    /// - Throws: `Failure.unknownUser`, `.userDisabled`, `.invalidLifetime`.
+    /// - Throws: `Failure.unknownUser`, `.userDisabled`, `.alreadyConfirmed`, `.invalidLifetime`.
     public func issueLink(email: String, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws -> IssuedLink {
         let user = try user(email: email)
         if user.isDisabled { throw Failure.userDisabled(email: user.email) }
+        if purpose == .confirm, user.isConfirmed { throw Failure.alreadyConfirmed(email: user.email) }
         let lifetime = ttl ?? defaultLifetime(purpose)
         guard lifetime > 0, lifetime.isFinite else { throw Failure.invalidLifetime }
 
@@ -157,7 +161,7 @@ public struct AdminOperations: Sendable {
         let created: UserRecord
         do {
             created = try store.insertUser(
-                NewUser(id: UserID(), email: email.value, passwordHash: passwordHash, createdAt: now),
+                NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now),
                 emailConfirmedAt: confirmed ? now : nil)
         } catch UserStoreError.emailTaken {
             throw Failure.emailTaken(email: email.value)
@@ -204,6 +208,17 @@ public struct AdminOperations: Sendable {
         let user = try user(email: email)
         guard try store.deleteUser(id: user.id) else { throw Failure.unknownUser(email: email) }
         try audit(.userDeleted, user: user.id, detail: ["email": user.email])
+        return user
+    }
+
+    /// Ends the sign-in lockout and the per-email sign-in limit of the user's address (the owner was locked out
+    /// by someone guessing); audited as `user_unlocked`. Trusted devices were never locked by either.
+    public func unlock(email: String) throws -> UserRecord {
+        let user = try user(email: email)
+        let address = try EmailAddress(user.email)
+        try ports.signInFailures.resetSignInFailures(emailKey: address.key)
+        try ports.rateLimits.clearHits(key: AuthService.emailLimitKey(flow: "signin", address))
+        try audit(.userUnlocked, user: user.id, detail: ["email": user.email])
         return user
     }
 

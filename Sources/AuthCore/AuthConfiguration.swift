@@ -11,6 +11,10 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var accessTokenTTL: TimeInterval
     /// Lifetime of a refresh token (30 days); each rotation starts a new one.
     public var refreshTokenTTL: TimeInterval
+    /// Absolute lifetime of a session (90 days): refreshing cannot extend it past `created_at + sessionMaxAge`.
+    public var sessionMaxAge: TimeInterval
+    /// How long a device that signed in stays trusted without signing in again (a year).
+    public var deviceTrustTTL: TimeInterval
     public var rateLimits: AuthRateLimits
     public var lockout: LockoutPolicy
     /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
@@ -21,6 +25,8 @@ public struct AuthConfiguration: Hashable, Sendable {
         resetTokenTTL: TimeInterval = 3600,
         accessTokenTTL: TimeInterval = 15 * 60,
         refreshTokenTTL: TimeInterval = 30 * 24 * 3600,
+        sessionMaxAge: TimeInterval = 90 * 24 * 3600,
+        deviceTrustTTL: TimeInterval = 365 * 24 * 3600,
         rateLimits: AuthRateLimits = AuthRateLimits(),
         lockout: LockoutPolicy = LockoutPolicy(),
         deepLinks: DeepLinkConfiguration
@@ -29,6 +35,8 @@ public struct AuthConfiguration: Hashable, Sendable {
         self.resetTokenTTL = resetTokenTTL
         self.accessTokenTTL = accessTokenTTL
         self.refreshTokenTTL = refreshTokenTTL
+        self.sessionMaxAge = sessionMaxAge
+        self.deviceTrustTTL = deviceTrustTTL
         self.rateLimits = rateLimits
         self.lockout = lockout
         self.deepLinks = deepLinks
@@ -38,9 +46,11 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var problems: [String] {
         var problems: [String] = []
         let ttls = [("confirm token TTL", confirmTokenTTL), ("reset token TTL", resetTokenTTL),
-                    ("access token TTL", accessTokenTTL), ("refresh token TTL", refreshTokenTTL)]
+                    ("access token TTL", accessTokenTTL), ("refresh token TTL", refreshTokenTTL),
+                    ("session max age", sessionMaxAge), ("device trust TTL", deviceTrustTTL)]
         for (name, ttl) in ttls where !(ttl > 0) { problems.append("\(name) must be positive") }
         if refreshTokenTTL < accessTokenTTL { problems.append("refresh token TTL must not be shorter than access token TTL") }
+        if sessionMaxAge < accessTokenTTL { problems.append("session max age must not be shorter than access token TTL") }
         for (name, rule) in rateLimits.named where rule.limit < 1 || !(rule.window > 0) {
             problems.append("rate limit \(name) needs a limit >= 1 and a positive window")
         }

@@ -20,6 +20,11 @@ public enum AuthError: Error, Hashable, Sendable {
     case tokenExpired
     /// The token was already redeemed (single use). Suggested 409.
     case tokenUsed
+    /// The token was replaced before it was used: by a newer sign-up mail, a password change or a completed
+    /// confirmation. Suggested 409.
+    case tokenSuperseded
+    /// A confirm link for an address that is confirmed already: nothing to do, and no session. Suggested 409.
+    case alreadyConfirmed
     /// Too many attempts, or sign-in lockout backoff. Whole seconds, at least 1. Suggested 429 + `Retry-After`.
     case rateLimited(retryAfter: Int)
     /// The access or refresh token is unknown or its session was revoked. Suggested 401.
@@ -40,6 +45,8 @@ public enum AuthError: Error, Hashable, Sendable {
         case .invalidToken: "invalid_token"
         case .tokenExpired: "token_expired"
         case .tokenUsed: "token_used"
+        case .tokenSuperseded: "token_superseded"
+        case .alreadyConfirmed: "already_confirmed"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
@@ -58,6 +65,8 @@ public enum AuthError: Error, Hashable, Sendable {
         case .invalidToken: "This link is not valid."
         case .tokenExpired: "This link has expired; request a new one."
         case .tokenUsed: "This link has already been used."
+        case .tokenSuperseded: "This link was replaced by a newer mail or a password change; use the newest mail."
+        case .alreadyConfirmed: "This email address is already confirmed; sign in instead."
         case .rateLimited(let seconds): "Too many attempts; try again in \(seconds) seconds."
         case .invalidSession: "The session is not valid; sign in again."
         case .sessionExpired: "The session has expired."

@@ -1,7 +1,8 @@
 import DeepLinkRouting
 import Foundation
 
-/// The authentication service: sign-up, confirmation, sign-in, sessions, password reset (DESIGN.md §4–§6).
+/// The authentication service: sign-up, confirmation, sign-in, sessions, password reset. ARCHITECTURE.md lists
+/// the rules each flow keeps and where each is tested.
 ///
 /// Every flow is synchronous and blocking (the HTTP server calls it from its own threads; the store is libpq) and
 /// the value is immutable and Sendable, so one instance serves every thread. Flows live in one file each
@@ -45,11 +46,22 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Applies the per-IP then the per-email limit of one flow. Keys are `<flow>:ip:<ip>` and
-    /// `<flow>:email:<lowercased email>`.
+    /// Applies the per-IP then the per-email limit of one flow. Keys are `<flow>:ip:<address key>` and
+    /// `<flow>:email:<email key>`.
     func enforce(flow: String, perIP: RateLimitRule, perEmail: RateLimitRule, ip: String?, email: EmailAddress) throws {
-        if let ip { try enforce(perIP, key: "\(flow):ip:\(ip)") }
-        try enforce(perEmail, key: "\(flow):email:\(email.key)")
+        try enforcePerIP(flow: flow, perIP, ip: ip)
+        try enforce(perEmail, key: Self.emailLimitKey(flow: flow, email))
+    }
+
+    /// The per-address limit of one flow, keyed by `ClientAddressKey` (an IPv6 client by its /64); none without
+    /// an address.
+    func enforcePerIP(flow: String, _ rule: RateLimitRule, ip: String?) throws {
+        guard let ip else { return }
+        try enforce(rule, key: "\(flow):ip:\(ClientAddressKey.key(for: ip))")
+    }
+
+    static func emailLimitKey(flow: String, _ email: EmailAddress) -> String {
+        "\(flow):email:\(email.key)"
     }
 
     /// `Retry-After` wants whole seconds; round up so a client that waits exactly that long gets through.
@@ -57,25 +69,32 @@ public struct AuthService: Sendable {
         max(1, Int(interval.rounded(.up)))
     }
 
-    /// Makes a fresh access and refresh token pair: the raw values for the client, digests for the store.
+    /// Makes a fresh access and refresh token pair: the raw values for the client, digests for the store. For a
+    /// new session (`now` is its start) no expiry passes the session's absolute lifetime.
     func makeSessionTokens(now: Date) -> SessionTokens {
         let access = ports.tokenGenerator.makeToken()
         let refresh = ports.tokenGenerator.makeToken()
+        let maxAge = configuration.sessionMaxAge
         return SessionTokens(
             accessToken: access, accessTokenHash: ports.tokenGenerator.digest(access),
-            accessExpiresAt: now.addingTimeInterval(configuration.accessTokenTTL),
+            accessExpiresAt: now.addingTimeInterval(min(configuration.accessTokenTTL, maxAge)),
             refreshToken: refresh, refreshTokenHash: ports.tokenGenerator.digest(refresh),
-            refreshExpiresAt: now.addingTimeInterval(configuration.refreshTokenTTL)
+            refreshExpiresAt: now.addingTimeInterval(min(configuration.refreshTokenTTL, maxAge))
         )
     }
 
-    /// A one-time token for `purpose` and the mail carrying its universal link, ready for `issueToken`.
-    func makeMailedToken(for user: UserID, email: String, purpose: TokenPurpose, now: Date) -> NewToken {
+    /// A one-time token for `purpose` and the mail carrying its universal link, ready for `issueToken`. `kind`
+    /// overrides the mail (and `ttl` the lifetime) a token of `purpose` normally gets.
+    func makeMailedToken(
+        for user: UserID, email: String, purpose: TokenPurpose, now: Date, kind: MailKind? = nil, ttl: TimeInterval? = nil
+    ) -> NewToken {
         let raw = ports.tokenGenerator.makeToken()
-        let (kind, link, ttl): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
+        let (defaultKind, link, defaultTTL): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
         case .confirm: (.confirmEmail, .confirmAuth(token: raw), configuration.confirmTokenTTL)
         case .reset: (.resetPassword, .resetPassword(token: raw), configuration.resetTokenTTL)
         }
+        let kind = kind ?? defaultKind
+        let ttl = ttl ?? defaultTTL
         let mail = ports.composer.compose(MailRequest(
             kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl
         ))
@@ -88,16 +107,33 @@ public struct AuthService: Sendable {
         ports.composer.compose(MailRequest(kind: kind, recipient: email))
     }
 
-    /// Explains a token that could not be redeemed, from its row read *after* the redeeming UPDATE matched nothing.
-    func tokenFailure(hash: Data, purpose: TokenPurpose, now: Date) throws -> AuthError {
-        guard let record = try ports.tokens.lookupToken(hash: hash), record.purpose == purpose else {
-            return .invalidToken
+    /// What a one-time token would do if redeemed now, read without spending it: the landing pages show it, and
+    /// a failed redemption is explained by it (read *after* the redeeming UPDATE matched nothing). Mirrors the
+    /// store's redemption conditions one by one.
+    /// - Throws: store errors only.
+    public func tokenState(_ token: String, purpose: TokenPurpose) throws -> TokenState {
+        try tokenState(hash: ports.tokenGenerator.digest(token), purpose: purpose, now: ports.clock.now())
+    }
+
+    func tokenState(hash: Data, purpose: TokenPurpose, now: Date) throws -> TokenState {
+        guard let record = try ports.tokens.lookupToken(hash: hash), record.purpose == purpose,
+              let user = try ports.users.findUser(id: record.userID)
+        else { return .failed(.invalidToken) }
+        if record.usedAt != nil { return .failed(.tokenUsed) }
+        if record.supersededAt != nil || record.passwordVersion != user.passwordVersion {
+            return .failed(.tokenSuperseded)
         }
-        if record.usedAt != nil { return .tokenUsed }
-        if record.expiresAt <= now { return .tokenExpired }
-        // The token itself is fine, so its user must be the obstacle.
-        if let user = try ports.users.findUser(id: record.userID), user.isDisabled { return .userDisabled }
-        return .invalidToken
+        if record.expiresAt <= now { return .failed(.tokenExpired) }
+        if user.isDisabled { return .failed(.userDisabled) }
+        if purpose == .confirm, user.isConfirmed { return .failed(.alreadyConfirmed) }
+        return .usable(user)
+    }
+
+    /// The error for a token that could not be redeemed.
+    func tokenFailure(hash: Data, purpose: TokenPurpose, now: Date) throws -> AuthError {
+        // Usable now but not a moment ago: a concurrent request changed it between the two reads.
+        guard case .failed(let error) = try tokenState(hash: hash, purpose: purpose, now: now) else { return .tokenUsed }
+        return error
     }
 
     func audit(_ name: AuditEventName, user: UserID?, ip: String?, detail: [String: String] = [:]) throws {

@@ -4,25 +4,33 @@ extension AuthService {
     /// Resend the confirmation mail (`POST /v1/confirm/resend`).
     ///
     /// Only an existing, unconfirmed, enabled user gets a new link; every other email gets the same answer and no
-    /// mail. Earlier confirm links stay valid until their TTL: they all prove the same mailbox, and invalidating
-    /// them would break the link the user opens first when mails arrive out of order.
+    /// mail. Earlier confirm links stay valid until their TTL: they all confirm the same sign-up (the same
+    /// password version), and invalidating them would break the link the user opens first when mails arrive out
+    /// of order. An account without a password (a contested sign-up) gets a choose-your-password link instead:
+    /// confirming it as it is would leave its owner without a way to sign in.
     /// - Throws: `invalidEmail`, `rateLimited`.
     public func resendConfirmation(email rawEmail: String, ip: String?) throws -> SignUpOutcome {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "resend", perIP: limits.resendPerIP, perEmail: limits.resendPerEmail, ip: ip, email: email)
-        guard let user = try ports.users.findUser(email: email.value), !user.isConfirmed, !user.isDisabled else {
+        guard let user = try ports.users.findUser(email: email), !user.isConfirmed, !user.isDisabled else {
             return .confirmationSent
         }
         let now = ports.clock.now()
-        try ports.tokens.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now))
+        let link = user.hasPassword
+            ? makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now)
+            : makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
+                              kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
+        try ports.tokens.issueToken(link)
         try audit(.confirmationResent, user: user.id, ip: ip)
         return .confirmationSent
     }
 
-    /// Confirm an email (`POST /v1/confirm`): redeems the token, marks the email confirmed and signs the user in,
-    /// in one transaction.
-    /// - Throws: `invalidToken` (unknown or a reset token), `tokenExpired`, `tokenUsed`, `userDisabled`.
+    /// Confirm an email (`POST /v1/confirm`): redeems the token, marks the email confirmed, supersedes the other
+    /// confirm links and signs the user in, in one transaction. A link for an address confirmed already opens no
+    /// session (`alreadyConfirmed`): a confirm link proves the mailbox once, it is not a way to sign in.
+    /// - Throws: `invalidToken` (unknown or a reset token), `tokenExpired`, `tokenUsed`, `tokenSuperseded`,
+    ///   `alreadyConfirmed`, `userDisabled`.
     public func confirm(token: String, ip: String?, userAgent: String?) throws -> IssuedSession {
         let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
@@ -40,7 +48,7 @@ extension AuthService {
 
     /// Confirm an email without signing in (the web landing page): the same single-use redemption and audit as
     /// `confirm`, but no session is created, since the person at the browser would never receive its tokens.
-    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `userDisabled`.
+    /// - Throws: as `confirm`.
     @discardableResult
     public func confirmEmail(token: String, ip: String?) throws -> User {
         let now = ports.clock.now()

@@ -2,14 +2,14 @@ import Foundation
 
 extension AuthService {
     /// Forgot password (`POST /v1/password/forgot`): an existing, enabled user gets a reset link; every email gets
-    /// the same (empty) answer. Earlier reset links stay valid until their 1 h TTL or until a reset succeeds,
-    /// which invalidates them all.
+    /// the same (empty) answer. Earlier reset links stay valid until their 1 h TTL or until the password changes,
+    /// which supersedes them all.
     /// - Throws: `invalidEmail`, `rateLimited`.
     public func forgotPassword(email rawEmail: String, ip: String?) throws {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "forgot", perIP: limits.forgotPerIP, perEmail: limits.forgotPerEmail, ip: ip, email: email)
-        guard let user = try ports.users.findUser(email: email.value), !user.isDisabled else { return }
+        guard let user = try ports.users.findUser(email: email), !user.isDisabled else { return }
         let now = ports.clock.now()
         try ports.tokens.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now))
         try audit(.passwordResetRequested, user: user.id, ip: ip)
@@ -18,19 +18,21 @@ extension AuthService {
     /// Reset password (`POST /v1/password/reset`).
     ///
     /// The token is read first, without spending it, so a password the policy rejects does not burn the link;
-    /// then one transaction redeems it, sets the hash, revokes every session and every other reset token and
-    /// queues the "password changed" notice.
+    /// then one transaction redeems it, sets the hash and a new password version, revokes every session,
+    /// supersedes every other confirm and reset link, ends the email's sign-in lockout and queues the "password
+    /// changed" notice.
     /// - Returns: the user, whose sessions are now all revoked (they must sign in again).
-    /// - Throws: `invalidToken` (unknown or a confirm token), `tokenExpired`, `tokenUsed`, `userDisabled`,
-    ///   `weakPassword`.
+    /// - Throws: `invalidToken` (unknown or a confirm token), `tokenExpired`, `tokenUsed`, `tokenSuperseded`,
+    ///   `userDisabled`, `weakPassword`.
     @discardableResult
     public func resetPassword(token: String, newPassword rawPassword: String, ip: String?) throws -> User {
         let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
-        guard let record = try ports.tokens.lookupToken(hash: hash), record.purpose == .reset,
-              record.usedAt == nil, record.expiresAt > now,
-              let user = try ports.users.findUser(id: record.userID), !user.isDisabled
-        else { throw try tokenFailure(hash: hash, purpose: .reset, now: now) }
+        let user: UserRecord
+        switch try tokenState(hash: hash, purpose: .reset, now: now) {
+        case .usable(let owner): user = owner
+        case .failed(let error): throw error
+        }
 
         let password = PasswordPolicy.normalize(rawPassword)
         try passwordPolicy.check(password, email: EmailAddress(user.email))

@@ -10,10 +10,11 @@ public enum SignOutScope: String, Hashable, Sendable, Codable, CaseIterable {
 
 extension AuthService {
     /// Bearer authentication (`Authorization: Bearer <access token>`), one read.
-    /// - Throws: `invalidSession` (unknown or revoked), `sessionExpired` (refresh it), `userDisabled`.
+    /// - Throws: `invalidSession` (unknown, revoked, or opened before the last password change), `sessionExpired`
+    ///   (refresh it), `userDisabled`.
     public func authenticate(accessToken: String) throws -> AuthenticatedUser {
         guard let found = try ports.sessions.findSession(accessTokenHash: ports.tokenGenerator.digest(accessToken)),
-              found.session.revokedAt == nil
+              found.session.revokedAt == nil, found.session.passwordVersion == found.user.passwordVersion
         else { throw AuthError.invalidSession }
         if found.session.accessExpiresAt <= ports.clock.now() { throw AuthError.sessionExpired }
         if found.user.isDisabled { throw AuthError.userDisabled }
@@ -21,21 +22,28 @@ extension AuthService {
     }
 
     /// Refresh-token rotation (`POST /v1/token/refresh`): the presented token is spent and a new pair issued.
-    /// Presenting a spent or revoked token again revokes the whole family (a stolen token was replayed).
-    /// - Throws: `invalidSession` (unknown), `sessionExpired`, `refreshTokenReused`, `userDisabled`.
+    /// Presenting an already rotated token of a live session revokes the whole family (a stolen token was
+    /// replayed); a token of a session that was ended already (sign-out, reset, disable) is only refused. No
+    /// refresh carries a session past its absolute lifetime (`sessionMaxAge`).
+    /// - Throws: `invalidSession` (unknown or ended), `sessionExpired`, `refreshTokenReused`, `userDisabled`.
     public func refresh(refreshToken: String, ip: String?, userAgent: String?) throws -> IssuedSession {
         let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
         let rotation = try ports.sessions.rotateRefreshToken(
             presentedHash: ports.tokenGenerator.digest(refreshToken),
-            successor: tokens.credentials(ip: ip, userAgent: userAgent), now: now
+            successor: tokens.credentials(ip: ip, userAgent: userAgent), now: now,
+            maxSessionAge: configuration.sessionMaxAge
         )
         switch rotation {
         case .rotated(let found):
-            return tokens.issued(to: found.user.publicUser)
+            return tokens.issued(to: found.user.publicUser, session: found.session)
         case .reused(let userID, let sessionID):
             try audit(.refreshTokenReused, user: userID, ip: ip, detail: ["session_id": sessionID.description])
             throw AuthError.refreshTokenReused
+        case .revoked(let userID, let sessionID):
+            try audit(.revokedRefreshTokenPresented, user: userID, ip: ip,
+                      detail: ["session_id": sessionID.description])
+            throw AuthError.invalidSession
         case .expired: throw AuthError.sessionExpired
         case .userDisabled: throw AuthError.userDisabled
         case .unknown: throw AuthError.invalidSession

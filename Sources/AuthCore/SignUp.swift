@@ -3,9 +3,14 @@ import Foundation
 extension AuthService {
     /// Sign-up (`POST /v1/signup`).
     ///
-    /// A new email gets an unconfirmed user and a confirm-link mail, written in one transaction. A known email gets
-    /// a "someone tried to sign up" notice instead and no token. Both answer `.confirmationSent`, and both hash the
-    /// password first, so neither the answer nor the time tells whether the address is registered.
+    /// A new email gets an unconfirmed user and a confirm-link mail, written in one transaction. Every sign-up
+    /// answers `.confirmationSent` after hashing the password, so neither the answer nor the time tells whether
+    /// the address is registered. For a registered address:
+    /// - confirmed: the owner gets a "someone tried to sign up" notice, and nothing changes;
+    /// - unconfirmed ("contested"): someone signed up before, perhaps not the owner of the mailbox. The account's
+    ///   password is unset, its earlier links are superseded, and the mailbox gets a link to choose the password
+    ///   (a reset link, `finishSignUp` mail), so no password typed by anyone but the mailbox's owner can survive
+    ///   into a confirmed account, whichever order the sign-ups and clicks come in.
     /// - Parameters:
     ///   - ip: the client's address, for the per-IP limit and the audit log; `nil` skips the per-IP limit.
     /// - Throws: `invalidEmail`, `rateLimited`, `weakPassword`.
@@ -17,27 +22,39 @@ extension AuthService {
         try passwordPolicy.check(password, email: email)
         let passwordHash = try ports.hasher.hash(password)
 
-        if let existing = try ports.users.findUser(email: email.value) {
-            try notifyExistingAccount(existing, ip: ip)
+        if let existing = try ports.users.findUser(email: email) {
+            try answerExistingAccount(existing, ip: ip)
             return .confirmationSent
         }
         let now = ports.clock.now()
-        let user = NewUser(id: UserID(), email: email.value, passwordHash: passwordHash, createdAt: now)
-        let token = makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now)
+        let user = NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now)
+        let token = makeMailedToken(for: user.id, email: email.value, purpose: .confirm, now: now)
         do {
             let created = try ports.users.createUser(user, confirmation: token)
             try audit(.signUp, user: created.id, ip: ip, detail: ["email": created.email])
         } catch UserStoreError.emailTaken {
-            // Lost a race with a concurrent sign-up for the same address: answer as for a known email.
-            if let existing = try ports.users.findUser(email: email.value) {
-                try notifyExistingAccount(existing, ip: ip)
+            // Lost a race with a concurrent sign-up for the same address: answer as for a known address.
+            if let existing = try ports.users.findUser(email: email) {
+                try answerExistingAccount(existing, ip: ip)
             }
         }
         return .confirmationSent
     }
 
-    /// The enumeration-safe path: the owner of the mailbox learns of the attempt; the caller learns nothing.
-    private func notifyExistingAccount(_ user: UserRecord, ip: String?) throws {
+    /// The enumeration-safe path for a registered address: the mailbox learns of the attempt, the caller learns
+    /// nothing. A disabled account gets the plain notice: no link of it could be redeemed.
+    /// Costs no more than a new sign-up (no second hash), so the time does not tell the cases apart either.
+    private func answerExistingAccount(_ user: UserRecord, ip: String?) throws {
+        if !user.isConfirmed, !user.isDisabled {
+            let now = ports.clock.now()
+            let link = makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
+                                       kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
+            if try ports.tokens.contestSignUp(userID: user.id, link: link) {
+                try audit(.signUpContested, user: user.id, ip: ip)
+                return
+            }
+            // Confirmed between the lookup and the write: a confirmed account gets the notice.
+        }
         try ports.outbox.enqueue(mail: makeNotice(.signupAttempt, to: user.email))
         try audit(.signUpExistingEmail, user: user.id, ip: ip)
     }

@@ -59,6 +59,7 @@ extension ConfigurationLoader {
             resetTokenTTL: try duration("LATCH_RESET_TTL", default: 3600),
             accessTokenTTL: try duration("LATCH_ACCESS_TTL", default: 900),
             refreshTokenTTL: try duration("LATCH_REFRESH_TTL", default: 30 * 86_400),
+            sessionMaxAge: try duration("LATCH_SESSION_MAX_AGE", default: 90 * 86_400),
             rateLimits: AuthRateLimits(
                 signInPerIP: try rate("LATCH_RATE_SIGNIN_IP", default: defaults.signInPerIP),
                 signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL", default: defaults.signInPerEmail),
@@ -78,7 +79,7 @@ extension ConfigurationLoader {
             deepLinks: deepLinks
         )
         if let problem = auth.problems.first {
-            throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_LOCKOUT_*", problem: problem)
+            throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }
         return auth
     }

@@ -28,6 +28,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_RESET_TTL", "lifetime of a password-reset link", "1h"),
         ("LATCH_ACCESS_TTL", "lifetime of an access token", "15m"),
         ("LATCH_REFRESH_TTL", "lifetime of a refresh token", "30d"),
+        ("LATCH_SESSION_MAX_AGE", "absolute lifetime of a session: refreshing cannot extend it", "90d"),
         ("LATCH_ARGON2_MEMORY_KIB", "Argon2id memory", "19456"),
         ("LATCH_ARGON2_ITERATIONS", "Argon2id iterations", "2"),
         ("LATCH_ARGON2_PARALLELISM", "Argon2id lanes", "1"),

@@ -3,86 +3,86 @@ import Foundation
 import PostgresClient
 
 extension PostgresAuthStore {
-    /// User, confirm token and its mail in one statement; the users insert fails alone on a taken email, so
-    /// nothing is written then.
-    private static let createUserWithConfirmation = """
-        WITH created AS (
-            INSERT INTO users (id, email, password_hash, created_at, updated_at)
-            VALUES ($1, $2::text, $3::text, $4, $4)
-            RETURNING id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at
-        ), token AS (
-            INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at)
-            SELECT $5, id, $6::text, $7, $8 FROM created
-        ), mail AS (
+    /// The columns `StoreRows.user` decodes, in its order, qualified with `alias` when given.
+    static func userColumnList(_ alias: String? = nil) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return ["id", "email", "password_hash", "email_confirmed_at", "disabled_at", "created_at", "updated_at",
+                "password_version"].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    /// The CTEs `mail` (queues `mail` once for every row of the CTE `source`, e.g. only if a token was inserted)
+    /// and `woken` (NOTIFY, so a worker blocked in `PostgresOutboxWakeup.wait` wakes when the mail commits).
+    func queuedMail(_ mail: ComposedMail, at: Date, for source: String) -> PostgresQuery {
+        """
+        mail AS (
             INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at)
-            SELECT $9::text, $10::text, $11::text, $12::text, $13::text, $14::text, $8, $8 FROM created
+            SELECT \(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
+                   \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at)
+            FROM \(unescaped: source)
             RETURNING id
         ), woken AS (
-            SELECT pg_notify($15::text, '') FROM mail
+            SELECT pg_notify(\(outboxChannel)::text, '') FROM mail
         )
-        SELECT c.*, (SELECT count(*) FROM woken) AS notified FROM created c
         """
+    }
 
+    /// User, confirm token and its mail in one statement; the users insert fails alone on a taken email key, so
+    /// nothing is written then. A new user is on password version 1, which the token records.
     public func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord {
-        let mail = confirmation.mail
-        let parameters: [any PostgresBindable] = [
-            user.id.rawValue, user.email, user.passwordHash, user.createdAt,
-            confirmation.hash, confirmation.purpose.rawValue, confirmation.expiresAt, confirmation.createdAt,
-            mail.kind.rawValue, mail.recipient, mail.subject, mail.text, mail.html, mail.deepLink?.absoluteString,
-            outboxChannel,
-        ]
+        let statement: PostgresQuery = """
+            WITH created AS (
+                INSERT INTO users (id, email, email_key, password_hash, created_at, updated_at)
+                VALUES (\(user.id.rawValue), \(user.email.value)::text, \(user.email.key)::text,
+                        \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt))
+                RETURNING \(unescaped: Self.userColumnList())
+            ), token AS (
+                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
+                SELECT \(confirmation.hash), id, \(confirmation.purpose.rawValue)::text, \(confirmation.expiresAt),
+                       \(confirmation.createdAt), password_version
+                FROM created
+            ), \(queuedMail(confirmation.mail, at: confirmation.createdAt, for: "created"))
+            SELECT c.*, (SELECT count(*) FROM woken) AS notified FROM created c
+            """
         do {
-            let result = try pool.query(Self.createUserWithConfirmation, parameters)
-            guard let row = result.first else { throw PostgresError.unsupported("INSERT ... RETURNING gave no row") }
+            guard let row = try pool.query(statement).first else {
+                throw PostgresError.unsupported("INSERT ... RETURNING gave no row")
+            }
             return try StoreRows.user(row)
-        } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "users_email_key" {
+        } catch let error as PostgresError where error.isEmailKeyTaken {
             throw UserStoreError.emailTaken
         }
     }
 
-    /// citext makes `=` case-insensitive, and the unique index on email serves it.
-    private static let selectUserByEmail = """
-        SELECT id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at
-        FROM users WHERE email = $1::citext
-        """
-
-    public func findUser(email: String) throws -> UserRecord? {
-        try pool.query(Self.selectUserByEmail, [email]).first.map { try StoreRows.user($0) }
+    /// One probe of the unique email-key index.
+    public func findUser(email: EmailAddress) throws -> UserRecord? {
+        try pool.query("""
+            SELECT \(unescaped: Self.userColumnList()) FROM users WHERE email_key = \(email.key)::text
+            """).first.map { try StoreRows.user($0) }
     }
-
-    private static let selectUserByID = """
-        SELECT id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at
-        FROM users WHERE id = $1
-        """
 
     public func findUser(id: UserID) throws -> UserRecord? {
-        try pool.query(Self.selectUserByID, [id.rawValue]).first.map { try StoreRows.user($0) }
-    }
-
-    private static let updatePasswordHashSQL = """
-        UPDATE users SET password_hash = $2::text, updated_at = $3 WHERE id = $1
-        """
-
-    public func updatePasswordHash(userID: UserID, passwordHash: String, at: Date) throws {
-        try pool.query(Self.updatePasswordHashSQL, [userID.rawValue, passwordHash, at])
+        try pool.query("""
+            SELECT \(unescaped: Self.userColumnList()) FROM users WHERE id = \(id.rawValue)
+            """).first.map { try StoreRows.user($0) }
     }
 
     /// Only an unconfirmed row is touched, so the first confirmation time (and updated_at) stay.
-    private static let confirmEmailIfUnconfirmed = """
-        UPDATE users SET email_confirmed_at = $2, updated_at = $2
-        WHERE id = $1 AND email_confirmed_at IS NULL
-        """
-
     public func markEmailConfirmed(userID: UserID, at: Date) throws {
-        try pool.query(Self.confirmEmailIfUnconfirmed, [userID.rawValue, at])
+        try pool.query("""
+            UPDATE users SET email_confirmed_at = \(at), updated_at = \(at)
+            WHERE id = \(userID.rawValue) AND email_confirmed_at IS NULL
+            """)
     }
 
     /// Disabling stamps updated_at with the given time; re-enabling has none, so the table's trigger stamps it.
-    private static let setDisabledAt = """
-        UPDATE users SET disabled_at = $2, updated_at = COALESCE($2, updated_at) WHERE id = $1
-        """
-
     public func setDisabled(userID: UserID, at: Date?) throws {
-        try pool.query(Self.setDisabledAt, [userID.rawValue, at])
+        try pool.query("""
+            UPDATE users SET disabled_at = \(at), updated_at = COALESCE(\(at), updated_at) WHERE id = \(userID.rawValue)
+            """)
     }
+}
+
+extension PostgresError {
+    /// The unique index on `users.email_key` refused an insert or update: the address has an account.
+    var isEmailKeyTaken: Bool { isUniqueViolation && constraint == "users_email_key_unique" }
 }

@@ -5,8 +5,9 @@ import PostgresClient
 /// Decoders for the column lists the store's queries select, by position, so that a join can return a session and
 /// its user in one row.
 enum StoreRows {
-    /// `id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at` of `users`.
-    static let userColumns = 7
+    /// `id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at, password_version` of
+    /// `users` (`PostgresAuthStore.userColumnList`).
+    static let userColumns = 8
 
     static func user(_ row: PostgresRow, at offset: Int = 0) throws -> UserRecord {
         UserRecord(
@@ -16,12 +17,14 @@ enum StoreRows {
             emailConfirmedAt: try row.decode(Date?.self, column: offset + 3),
             disabledAt: try row.decode(Date?.self, column: offset + 4),
             createdAt: try row.decode(Date.self, column: offset + 5),
-            updatedAt: try row.decode(Date.self, column: offset + 6)
+            updatedAt: try row.decode(Date.self, column: offset + 6),
+            passwordVersion: try row.decode(Int.self, column: offset + 7)
         )
     }
 
-    /// `id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip` of `sessions`.
-    static let sessionColumns = 8
+    /// `id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip,
+    /// password_version` of `sessions` (`PostgresAuthStore.sessionColumnList`).
+    static let sessionColumns = 9
 
     static func session(_ row: PostgresRow, at offset: Int = 0) throws -> Session {
         Session(
@@ -32,7 +35,8 @@ enum StoreRows {
             createdAt: try row.decode(Date.self, column: offset + 4),
             revokedAt: try row.decode(Date?.self, column: offset + 5),
             userAgent: try row.decode(String?.self, column: offset + 6),
-            ip: try row.decode(String?.self, column: offset + 7)
+            ip: try row.decode(String?.self, column: offset + 7),
+            passwordVersion: try row.decode(Int.self, column: offset + 8)
         )
     }
 

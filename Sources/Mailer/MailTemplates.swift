@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-/// The four mails of `MailKind`, in English, for one product.
+/// The mails of `MailKind`, in English, for one product.
 public struct MailTemplates: MailComposer {
     /// The product's name as shown in subjects and bodies (control characters removed).
     public let productName: String
@@ -30,15 +30,33 @@ public struct MailTemplates: MailComposer {
         case .resetPassword: resetPassword(request)
         case .signupAttempt: signupAttempt(request)
         case .passwordChanged: passwordChanged(request)
+        case .finishSignUp: finishSignUp(request)
         }
     }
 
     private func confirmEmail(_ request: MailRequest) -> MailContent {
         mail(
             request, subject: "Confirm your email for \(productName)", heading: "Confirm your email",
-            intro: ["Thanks for signing up for \(productName). Please confirm that \(request.recipient) is your email address."],
+            intro: [
+                "Thanks for signing up for \(productName). Please confirm that \(request.recipient) is your email address.",
+                "Confirming activates the account with the password that was chosen when signing up, and signs you in.",
+            ],
             actionLabel: "Confirm email",
-            outro: ["If you didn’t create a \(productName) account, you can ignore this email."]
+            outro: ["If you didn’t sign up for \(productName) yourself, don’t confirm: ignore this email and the "
+                + "account stays inactive. Someone else chose its password."]
+        )
+    }
+
+    private func finishSignUp(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Finish signing up for \(productName)", heading: "Choose your password",
+            intro: [
+                "Someone signed up for \(productName) with \(request.recipient) again before the address was confirmed.",
+                "To make sure that only you can sign in, the account has no password for now. "
+                    + "If it was you, choose your password: this also confirms your address.",
+            ],
+            actionLabel: "Choose password",
+            outro: ["If you didn’t sign up, you can ignore this email: nobody can sign in to the account."]
         )
     }
 

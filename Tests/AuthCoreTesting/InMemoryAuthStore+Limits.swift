@@ -11,6 +11,12 @@ extension InMemoryAuthStore {
         }
     }
 
+    public func clearHits(key: String) throws {
+        try locked { state in
+            for slot in state.hits.keys where slot.hasPrefix(key + "@") { state.hits.removeValue(forKey: slot) }
+        }
+    }
+
     public func signInFailures(emailKey: String) throws -> SignInFailures? {
         try locked { $0.failures[emailKey] }
     }

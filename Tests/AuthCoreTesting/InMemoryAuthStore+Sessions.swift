@@ -2,8 +2,45 @@ import AuthCore
 import Foundation
 
 extension InMemoryAuthStore {
-    public func createSession(_ session: NewSession) throws {
-        try locked { Self.insert(session, into: &$0) }
+    public func completeSignIn(_ signIn: SignInCompletion) throws -> Bool {
+        try locked { state in
+            let userID = signIn.session.userID
+            guard state.users[userID]?.passwordHash == signIn.verifiedPasswordHash else { return false }
+            if let rehash = signIn.rehash {
+                state.users[userID]?.passwordHash = rehash
+                state.users[userID]?.updatedAt = signIn.session.createdAt
+            }
+            Self.insert(signIn.session, into: &state)
+            let now = signIn.session.createdAt
+            let device = signIn.device
+            if state.devices[device.tokenHash] == nil {
+                state.devices[device.tokenHash] = DeviceRow(userID: userID, expiresAt: device.expiresAt, lastUsedAt: now)
+            } else {
+                state.devices[device.tokenHash]?.expiresAt = device.expiresAt
+                state.devices[device.tokenHash]?.lastUsedAt = now
+                state.devices[device.tokenHash]?.failures = nil
+            }
+            return true
+        }
+    }
+
+    public func findTrustedDevice(tokenHash: Data) throws -> TrustedDevice? {
+        try locked { state in
+            guard let row = state.devices[tokenHash], let user = state.users[row.userID] else { return nil }
+            return TrustedDevice(userID: row.userID, emailKey: Self.key(of: user), expiresAt: row.expiresAt,
+                                 failures: row.failures)
+        }
+    }
+
+    public func recordDeviceFailure(tokenHash: Data, at: Date, forgetBefore: Date) throws -> SignInFailures? {
+        try locked { state in
+            guard let row = state.devices[tokenHash] else { return nil }
+            var count = 1
+            if let previous = row.failures, previous.lastFailureAt >= forgetBefore { count = previous.count + 1 }
+            let failures = SignInFailures(count: count, lastFailureAt: at)
+            state.devices[tokenHash]?.failures = failures
+            return failures
+        }
     }
 
     public func findSession(accessTokenHash: Data) throws -> SessionLookup? {
@@ -15,24 +52,32 @@ extension InMemoryAuthStore {
         }
     }
 
-    public func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
+    public func rotateRefreshToken(
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval
+    ) throws -> RefreshRotation {
         try locked { state in
             guard let presented = state.refreshTokens[presentedHash],
                   let row = state.sessions[presented.sessionID], let user = state.users[row.session.userID]
             else { return .unknown }
-            if presented.usedAt != nil || presented.revokedAt != nil || row.session.revokedAt != nil {
+            if presented.revokedAt != nil || row.session.revokedAt != nil
+                || row.session.passwordVersion != user.passwordVersion {
+                return .revoked(userID: user.id, sessionID: presented.sessionID)
+            }
+            if presented.usedAt != nil {
                 Self.revoke(presented.sessionID, at: now, in: &state)
                 return .reused(userID: user.id, sessionID: presented.sessionID)
             }
-            if presented.expiresAt <= now { return .expired }
+            let endOfLife = row.session.createdAt.addingTimeInterval(maxSessionAge)
+            if presented.expiresAt <= now || endOfLife <= now { return .expired }
             if user.isDisabled { return .userDisabled }
             state.refreshTokens[presentedHash]?.usedAt = now
+            let refreshExpiresAt = min(successor.refreshExpiresAt, endOfLife)
             state.refreshTokens[successor.refreshTokenHash] = RefreshRow(
-                sessionID: presented.sessionID, expiresAt: successor.refreshExpiresAt)
+                sessionID: presented.sessionID, expiresAt: refreshExpiresAt)
             var updated = row
             updated.accessTokenHash = successor.accessTokenHash
-            updated.session.accessExpiresAt = successor.accessExpiresAt
-            updated.session.refreshExpiresAt = successor.refreshExpiresAt
+            updated.session.accessExpiresAt = min(successor.accessExpiresAt, endOfLife)
+            updated.session.refreshExpiresAt = refreshExpiresAt
             updated.session.ip = successor.ip
             updated.session.userAgent = successor.userAgent
             updated.lastUsedAt = now
@@ -53,7 +98,8 @@ extension InMemoryAuthStore {
         let credentials = session.credentials
         let value = Session(id: session.id, userID: session.userID, accessExpiresAt: credentials.accessExpiresAt,
                             refreshExpiresAt: credentials.refreshExpiresAt, createdAt: session.createdAt,
-                            userAgent: credentials.userAgent, ip: credentials.ip)
+                            userAgent: credentials.userAgent, ip: credentials.ip,
+                            passwordVersion: session.passwordVersion)
         state.sessions[session.id] = SessionRow(session: value, accessTokenHash: credentials.accessTokenHash)
         state.refreshTokens[credentials.refreshTokenHash] = RefreshRow(
             sessionID: session.id, expiresAt: credentials.refreshExpiresAt)

@@ -6,6 +6,19 @@ extension InMemoryAuthStore {
         try locked { Self.insert(token, into: &$0) }
     }
 
+    public func contestSignUp(userID: UserID, link: NewToken) throws -> Bool {
+        try locked { state in
+            guard let user = state.users[userID], !user.isConfirmed else { return false }
+            state.users[userID]?.passwordHash = UserRecord.unsetPasswordHash
+            state.users[userID]?.passwordVersion += 1
+            state.users[userID]?.updatedAt = link.createdAt
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: nil, at: link.createdAt,
+                                 in: &state)
+            Self.insert(link, into: &state)
+            return true
+        }
+    }
+
     public func lookupToken(hash: Data) throws -> TokenRecord? {
         try locked { $0.tokens[hash]?.record }
     }
@@ -14,17 +27,17 @@ extension InMemoryAuthStore {
         tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord? {
         try locked { state in
-            guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
-            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
-            Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials), into: &state)
+            guard let userID = Self.redeemConfirmation(tokenHash, now: now, in: &state) else { return nil }
+            let version = state.users[userID]?.passwordVersion ?? 1
+            Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials,
+                                   passwordVersion: version), into: &state)
             return state.users[userID]
         }
     }
 
     public func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
         try locked { state in
-            guard let userID = Self.redeem(tokenHash, purpose: .confirm, now: now, in: &state) else { return nil }
-            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = now }
+            guard let userID = Self.redeemConfirmation(tokenHash, now: now, in: &state) else { return nil }
             return state.users[userID]
         }
     }
@@ -35,14 +48,14 @@ extension InMemoryAuthStore {
                   userID == reset.userID, var user = state.users[userID]
             else { return nil }
             user.passwordHash = reset.newPasswordHash
+            user.passwordVersion += 1
             user.updatedAt = reset.now
             user.emailConfirmedAt = user.emailConfirmedAt ?? reset.now
             state.users[userID] = user
             let revoked = Self.revokeAll(of: userID, at: reset.now, in: &state)
-            for (hash, row) in state.tokens
-            where row.record.userID == userID && row.record.purpose == .reset && row.record.usedAt == nil {
-                state.tokens[hash]?.record.usedAt = reset.now
-            }
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: reset.tokenHash,
+                                 at: reset.now, in: &state)
+            state.failures.removeValue(forKey: Self.key(of: user))
             state.outbox.append(reset.mail)
             return PasswordResetResult(user: user, revokedSessions: revoked)
         }
@@ -52,12 +65,35 @@ extension InMemoryAuthStore {
         try locked { $0.outbox.append(mail) }
     }
 
-    /// The single conditional UPDATE of DESIGN.md §5, plus the "user not disabled" join.
+    /// The single conditional UPDATE of a redemption: live (unused, not superseded, unexpired), its user enabled
+    /// and still on the token's password version.
     public static func redeem(_ hash: Data, purpose: TokenPurpose, now: Date, in state: inout State) -> UserID? {
         guard let row = state.tokens[hash], row.record.purpose == purpose, row.record.usedAt == nil,
-              row.record.expiresAt > now, let user = state.users[row.record.userID], !user.isDisabled
+              row.record.supersededAt == nil, row.record.expiresAt > now,
+              let user = state.users[row.record.userID], !user.isDisabled,
+              user.passwordVersion == row.record.passwordVersion,
+              purpose != .confirm || !user.isConfirmed
         else { return nil }
         state.tokens[hash]?.record.usedAt = now
         return row.record.userID
+    }
+
+    /// Confirm's redemption and writes: the user confirmed, its other confirm links superseded.
+    static func redeemConfirmation(_ hash: Data, now: Date, in state: inout State) -> UserID? {
+        guard let userID = redeem(hash, purpose: .confirm, now: now, in: &state) else { return nil }
+        state.users[userID]?.emailConfirmedAt = now
+        state.users[userID]?.updatedAt = now
+        supersedeTokens(of: userID, purposes: [.confirm], except: hash, at: now, in: &state)
+        return userID
+    }
+
+    public static func supersedeTokens(
+        of userID: UserID, purposes: Set<TokenPurpose>, except spared: Data?, at: Date, in state: inout State
+    ) {
+        for (hash, row) in state.tokens
+        where row.record.userID == userID && purposes.contains(row.record.purpose) && hash != spared
+            && row.record.usedAt == nil && row.record.supersededAt == nil {
+            state.tokens[hash]?.record.supersededAt = at
+        }
     }
 }

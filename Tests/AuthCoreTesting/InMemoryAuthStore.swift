@@ -32,6 +32,13 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var lastUsedAt: Date?
     }
 
+    public struct DeviceRow: Sendable {
+        public var userID: UserID
+        public var expiresAt: Date
+        public var lastUsedAt: Date
+        public var failures: SignInFailures?
+    }
+
     public struct RefreshRow: Sendable {
         public var sessionID: SessionID
         public var expiresAt: Date
@@ -45,6 +52,7 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var outbox: [ComposedMail] = []
         public var sessions: [SessionID: SessionRow] = [:]
         public var refreshTokens: [Data: RefreshRow] = [:]
+        public var devices: [Data: DeviceRow] = [:]
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []
@@ -76,34 +84,35 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
 
     // MARK: UserStore
 
+    /// The identity of a stored address, as `users.email_key` holds it.
+    public static func key(of user: UserRecord) -> String {
+        (try? EmailAddress(user.email))?.key ?? user.email
+    }
+
     public func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord {
         try locked { state in
-            let key = user.email.lowercased()
-            if state.users.values.contains(where: { $0.email.lowercased() == key }) {
-                throw UserStoreError.emailTaken
-            }
-            let record = UserRecord(id: user.id, email: user.email, passwordHash: user.passwordHash,
-                                    createdAt: user.createdAt, updatedAt: user.createdAt)
-            state.users[user.id] = record
+            try Self.insert(user, confirmedAt: nil, into: &state)
             Self.insert(confirmation, into: &state)
-            return record
+            return state.users[user.id]!
         }
     }
 
-    public func findUser(email: String) throws -> UserRecord? {
-        let key = email.lowercased()
-        return try locked { $0.users.values.first { $0.email.lowercased() == key } }
+    /// Inserts a user unless the email key is taken (the unique index).
+    public static func insert(_ user: NewUser, confirmedAt: Date?, into state: inout State) throws {
+        if state.users.values.contains(where: { key(of: $0) == user.email.key }) {
+            throw UserStoreError.emailTaken
+        }
+        state.users[user.id] = UserRecord(
+            id: user.id, email: user.email.value, passwordHash: user.passwordHash, emailConfirmedAt: confirmedAt,
+            createdAt: user.createdAt, updatedAt: user.createdAt)
+    }
+
+    public func findUser(email: EmailAddress) throws -> UserRecord? {
+        try locked { $0.users.values.first { Self.key(of: $0) == email.key } }
     }
 
     public func findUser(id: UserID) throws -> UserRecord? {
         try locked { $0.users[id] }
-    }
-
-    public func updatePasswordHash(userID: UserID, passwordHash: String, at: Date) throws {
-        try locked { state in
-            state.users[userID]?.passwordHash = passwordHash
-            state.users[userID]?.updatedAt = at
-        }
     }
 
     public func markEmailConfirmed(userID: UserID, at: Date) throws {
@@ -116,9 +125,10 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         try locked { $0.users[userID]?.disabledAt = at }
     }
 
-    /// Token row + outbox row: the transactional outbox.
+    /// Token row (under the user's current password version) + outbox row: the transactional outbox.
     public static func insert(_ token: NewToken, into state: inout State) {
-        let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil)
+        let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil,
+                                 passwordVersion: state.users[token.userID]?.passwordVersion ?? 1)
         state.tokens[token.hash] = TokenRow(record: record, hash: token.hash)
         state.outbox.append(token.mail)
     }

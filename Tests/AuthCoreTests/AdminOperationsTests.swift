@@ -7,45 +7,9 @@ import Testing
 /// `AdminOperations` over the in-memory fakes: links are issued like the API's, mail only on request, every
 /// change audited with the actor and no secret.
 @Suite struct AdminOperationsTests {
-    /// The operator-only writes, on the same in-memory state as the service's ports.
-    struct FakeAdminStore: AdminOperations.Store {
-        let store: InMemoryAuthStore
-
-        func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
-            store.state.withLock { state in
-                let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil)
-                state.tokens[hash] = InMemoryAuthStore.TokenRow(record: record, hash: hash)
-            }
-        }
-
-        func insertUser(_ user: NewUser, emailConfirmedAt: Date?) throws -> UserRecord {
-            try store.state.withLock { state in
-                if state.users.values.contains(where: { $0.email.lowercased() == user.email.lowercased() }) {
-                    throw UserStoreError.emailTaken
-                }
-                let record = UserRecord(id: user.id, email: user.email, passwordHash: user.passwordHash,
-                                        emailConfirmedAt: emailConfirmedAt, createdAt: user.createdAt, updatedAt: user.createdAt)
-                state.users[user.id] = record
-                return record
-            }
-        }
-
-        func sessionOwner(id: SessionID) throws -> UserID? {
-            store.state.withLock { $0.sessions[id]?.session.userID }
-        }
-
-        func deleteUser(id: UserID) throws -> Bool {
-            store.state.withLock { state in
-                state.tokens = state.tokens.filter { $0.value.record.userID != id }
-                state.sessions = state.sessions.filter { $0.value.session.userID != id }
-                return state.users.removeValue(forKey: id) != nil
-            }
-        }
-    }
-
     let harness = Harness()
     var operations: AdminOperations {
-        AdminOperations(service: harness.service, store: FakeAdminStore(store: harness.store), actor: "opal")
+        AdminOperations(service: harness.service, store: harness.store, actor: "opal")
     }
 
     @Test func aLinkWithoutSendIsStoredHashedRedeemsThroughTheAPIAndQueuesNoMail() throws {

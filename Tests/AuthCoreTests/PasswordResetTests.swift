@@ -47,8 +47,8 @@ import Testing
         let user = try h.service.resetPassword(token: token, newPassword: newPassword, ip: Harness.ip)
         #expect(user.email == "alice@example.com")
         #expect(throws: AuthError.invalidSession) { try h.service.authenticate(accessToken: session.accessToken) }
-        #expect(throws: AuthError.refreshTokenReused) { try h.service.refresh(refreshToken: session.refreshToken, ip: nil, userAgent: nil) }
-        #expect(throws: AuthError.tokenUsed) { try h.service.resetPassword(token: older, newPassword: "yet another secret", ip: nil) }
+        #expect(throws: AuthError.invalidSession) { try h.service.refresh(refreshToken: session.refreshToken, ip: nil, userAgent: nil) }
+        #expect(throws: AuthError.tokenSuperseded) { try h.service.resetPassword(token: older, newPassword: "yet another secret", ip: nil) }
         #expect(throws: AuthError.tokenUsed) { try h.service.resetPassword(token: token, newPassword: "yet another secret", ip: nil) }
         #expect(throws: AuthError.invalidCredentials) { try h.signIn() }
         _ = try h.signIn(password: newPassword)

@@ -38,9 +38,11 @@ import Testing
             try h.service.refresh(refreshToken: first.refreshToken, ip: Harness.ip, userAgent: nil)
         }
         #expect(throws: AuthError.invalidSession) { try h.service.authenticate(accessToken: second.accessToken) }
-        #expect(throws: AuthError.refreshTokenReused) {
+        // The family is dead now: its newest token is refused, without a second reuse alarm.
+        #expect(throws: AuthError.invalidSession) {
             try h.service.refresh(refreshToken: second.refreshToken, ip: nil, userAgent: nil)
         }
+        #expect(h.store.snapshot.audit.filter { $0.name == .refreshTokenReused }.count == 1)
         _ = try h.service.authenticate(accessToken: other.accessToken)
         _ = try h.service.refresh(refreshToken: other.refreshToken, ip: nil, userAgent: nil)
         #expect(h.store.snapshot.audit.contains { $0.name == .refreshTokenReused && $0.userID == first.user.id })
@@ -71,7 +73,10 @@ import Testing
         let laptop = try h.signIn()
         try h.service.signOut(try h.service.authenticate(accessToken: phone.accessToken), scope: .local, ip: Harness.ip)
         #expect(throws: AuthError.invalidSession) { try h.service.authenticate(accessToken: phone.accessToken) }
-        #expect(throws: AuthError.refreshTokenReused) { try h.service.refresh(refreshToken: phone.refreshToken, ip: nil, userAgent: nil) }
+        // A signed-out session's refresh token is a stale client, not theft: refused, audited as such.
+        #expect(throws: AuthError.invalidSession) { try h.service.refresh(refreshToken: phone.refreshToken, ip: nil, userAgent: nil) }
+        #expect(h.store.snapshot.audit.contains { $0.name == .revokedRefreshTokenPresented })
+        #expect(!h.store.snapshot.audit.contains { $0.name == .refreshTokenReused })
         _ = try h.service.authenticate(accessToken: laptop.accessToken)
         let event = h.store.snapshot.audit.first { $0.name == .sessionRevoked }
         #expect(event?.detail["scope"] == "local" && event?.userID == phone.user.id)

@@ -25,9 +25,9 @@ import Testing
         #expect(h.composer.requests.last?.linkLifetime == TimeInterval(24 * 3600))
     }
 
-    @Test func existingEmailGetsTheSameAnswerANoticeAndNoToken() throws {
+    @Test func confirmedEmailGetsTheSameAnswerANoticeAndNoToken() throws {
         let h = Harness()
-        try h.signUp("alice@example.com")
+        try h.confirmedUser("alice@example.com")
         let tokensBefore = h.store.snapshot.tokens.count
         let hashesBefore = h.hasher.hashCount
 

@@ -90,7 +90,7 @@ struct PostgresAuthStoreTokensTests {
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
     }
 
-    @Test func confirmingAnAlreadyConfirmedUserKeepsTheFirstTime() throws {
+    @Test func aConfirmLinkOfAConfirmedUserRedeemsNothingAndOpensNoSession() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }
         let (user, _) = try fixture.makeUser()
@@ -101,8 +101,10 @@ struct PostgresAuthStoreTokensTests {
         let confirmed = try fixture.store.completeConfirmation(
             tokenHash: fixture.tokens.digest(raw), now: fixture.at(30), sessionID: SessionID(),
             credentials: fixture.credentials(now: fixture.at(30)).credentials)
-        #expect(confirmed?.emailConfirmedAt == fixture.at(5))
-        #expect(confirmed == (try fixture.store.findUser(id: user.id)))
+        #expect(confirmed == nil)
+        #expect(try fixture.store.findUser(id: user.id)?.emailConfirmedAt == fixture.at(5))
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == nil, "nothing spent")
+        #expect(try fixture.count("SELECT count(*) FROM sessions") == 0)
     }
 
     @Test func fiftyConcurrentConfirmationsOfOneTokenSucceedExactlyOnce() throws {
@@ -147,9 +149,11 @@ struct PostgresAuthStoreTokensTests {
             .map { try $0.decode(Date?.self, column: 0) }
         #expect(revokedAt == [fixture.at(30), fixture.at(12)])
         #expect(try fixture.count("SELECT count(*) FROM refresh_tokens WHERE revoked_at IS NULL") == 0)
-        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(otherRaw))?.usedAt == fixture.at(30))
-        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmRaw))?.usedAt == nil,
-                "only reset tokens are spent")
+        // Every other live link of the user is superseded, confirm links too; none counts as used.
+        let otherRow = try fixture.store.lookupToken(hash: fixture.tokens.digest(otherRaw))
+        #expect(otherRow?.supersededAt == fixture.at(30) && otherRow?.usedAt == nil)
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmRaw))?.supersededAt == fixture.at(30))
+        #expect(result.user.passwordVersion == user.passwordVersion + 1)
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(first.access))?.session.revokedAt
             == fixture.at(30))
         let queued = try fixture.queue.claimDue(limit: 10, now: fixture.at(30), leaseUntil: fixture.at(90))

@@ -63,7 +63,8 @@ final class StoreFixture: Sendable {
         let id = UserID()
         let (raw, token) = newToken(for: id, email: email)
         let user = try store.createUser(
-            NewUser(id: id, email: email, passwordHash: passwordHash, createdAt: t0), confirmation: token)
+            NewUser(id: id, email: try EmailAddress(email), passwordHash: passwordHash, createdAt: t0),
+            confirmation: token)
         return (user, raw)
     }
 
@@ -80,14 +81,22 @@ final class StoreFixture: Sendable {
             userAgent: userAgent, ip: ip))
     }
 
-    /// Signs `userID` in at `now`; returns the session id and raw tokens.
+    /// Signs `userID` in at `now` (as sign-in does, from a new device); returns the session id and raw tokens.
     func makeSession(for userID: UserID, now: Date? = nil) throws -> (id: SessionID, access: String, refresh: String) {
         let now = now ?? t0
         let (access, refresh, credentials) = credentials(now: now)
         let id = SessionID()
-        try store.createSession(NewSession(id: id, userID: userID, createdAt: now, credentials: credentials))
+        guard let user = try store.findUser(id: userID) else { throw StoreFixtureError.noSuchUser }
+        let session = NewSession(id: id, userID: userID, createdAt: now, credentials: credentials,
+                                 passwordVersion: user.passwordVersion)
+        guard try store.completeSignIn(SignInCompletion(
+            session: session, verifiedPasswordHash: user.passwordHash, rehash: nil,
+            device: DeviceTrust(tokenHash: tokens.digest(tokens.makeToken()), expiresAt: now.addingTimeInterval(86400))))
+        else { throw StoreFixtureError.signInRefused }
         return (id, access, refresh)
     }
+
+    enum StoreFixtureError: Error { case noSuchUser, signInRefused }
 
     /// `SELECT count(*)` of a fixed test query.
     func count(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> Int {
@@ -114,4 +123,11 @@ func runConcurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int
     for _ in 0..<count { gate.signal() }
     done.wait()
     return results.withLock { $0 }
+}
+
+extension PostgresAuthStore {
+    /// Rotation with the default absolute session lifetime (90 days), which most tests never reach.
+    func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
+        try rotateRefreshToken(presentedHash: presentedHash, successor: successor, now: now, maxSessionAge: 90 * 86400)
+    }
 }

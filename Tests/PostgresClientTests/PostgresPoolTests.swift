@@ -86,7 +86,7 @@ import Testing
             try pool.query("CREATE SEQUENCE attempts")
             // The first attempt kills its own backend; the retry (a new connection) sees attempt 2 and succeeds.
             let sql = "SELECT CASE WHEN nextval('attempts') = 1 THEN pg_terminate_backend(pg_backend_pid()) ELSE true END"
-            #expect(try pool.query(sql).scalar(Bool.self) == true)
+            #expect(try pool.query(sql, []).scalar(Bool.self) == true)
             #expect(try pool.query("SELECT last_value FROM attempts").scalar(Int.self) == 2)
         }
     }

@@ -15,11 +15,14 @@ public struct Session: Hashable, Sendable {
     public var revokedAt: Date?
     public var userAgent: String?
     public var ip: String?
+    /// The user's password version when the session was opened: a password change since ends it.
+    public var passwordVersion: Int
 
     public init(
         id: SessionID, userID: UserID, accessExpiresAt: Date, refreshExpiresAt: Date, createdAt: Date,
-        revokedAt: Date? = nil, userAgent: String?, ip: String?
+        revokedAt: Date? = nil, userAgent: String?, ip: String?, passwordVersion: Int = 1
     ) {
+        self.passwordVersion = passwordVersion
         self.id = id
         self.userID = userID
         self.accessExpiresAt = accessExpiresAt

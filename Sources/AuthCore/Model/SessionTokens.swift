@@ -9,14 +9,20 @@ struct SessionTokens: Sendable {
     let refreshTokenHash: Data
     let refreshExpiresAt: Date
 
+    /// What the store keeps of the pair and its client; the user agent is sanitized here, the one place every
+    /// session's client is recorded.
     func credentials(ip: String?, userAgent: String?) -> SessionCredentials {
         SessionCredentials(accessTokenHash: accessTokenHash, accessExpiresAt: accessExpiresAt,
                            refreshTokenHash: refreshTokenHash, refreshExpiresAt: refreshExpiresAt,
-                           userAgent: userAgent, ip: ip)
+                           userAgent: UserAgentText.sanitized(userAgent), ip: ip)
     }
 
-    func issued(to user: User) -> IssuedSession {
-        IssuedSession(accessToken: accessToken, refreshToken: refreshToken, accessTokenExpiresAt: accessExpiresAt,
-                      refreshTokenExpiresAt: refreshExpiresAt, user: user)
+    /// The pair for the client. `session`, when given, supplies the expiries the store settled on (a refresh
+    /// capped at the session's absolute lifetime).
+    func issued(to user: User, session: Session? = nil, deviceToken: String? = nil) -> IssuedSession {
+        IssuedSession(accessToken: accessToken, refreshToken: refreshToken,
+                      accessTokenExpiresAt: session?.accessExpiresAt ?? accessExpiresAt,
+                      refreshTokenExpiresAt: session?.refreshExpiresAt ?? refreshExpiresAt,
+                      user: user, deviceToken: deviceToken)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// clients get `User` (see `publicUser`).
 public struct UserRecord: Hashable, Sendable {
     public var id: UserID
-    /// Stored as typed (domain lowercased); the column is citext, so lookups and uniqueness ignore case.
+    /// Stored as typed (NFC, domain lowercased): `EmailAddress.value`. Its identity is `EmailAddress.key`.
     public var email: String
     /// PHC string from `PasswordHasher.hash`.
     public var passwordHash: String
@@ -13,19 +13,29 @@ public struct UserRecord: Hashable, Sendable {
     public var disabledAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
+    /// Bumped by every password change; one-time tokens redeem only under the version they were issued with.
+    public var passwordVersion: Int
 
     public init(
         id: UserID, email: String, passwordHash: String, emailConfirmedAt: Date? = nil,
-        disabledAt: Date? = nil, createdAt: Date, updatedAt: Date
+        disabledAt: Date? = nil, createdAt: Date, updatedAt: Date, passwordVersion: Int = 1
     ) {
         self.id = id
         self.email = email
         self.passwordHash = passwordHash
+        self.passwordVersion = passwordVersion
         self.emailConfirmedAt = emailConfirmedAt
         self.disabledAt = disabledAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The `password_hash` of an account that has no password: a contested sign-up unset it until the mailbox's
+    /// owner chooses one. No PHC parser accepts it, so nothing verifies against it.
+    public static let unsetPasswordHash = "!"
+
+    /// Whether the account has a password at all (see `unsetPasswordHash`).
+    public var hasPassword: Bool { passwordHash != Self.unsetPasswordHash }
 
     /// Whether the user has proven control of the mailbox.
     public var isConfirmed: Bool { emailConfirmedAt != nil }

@@ -28,11 +28,16 @@ public struct AuditEvent: Hashable, Sendable {
 public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case signUp = "sign_up"
     case signUpExistingEmail = "sign_up_existing_email"
+    /// A sign-up for an address whose account is unconfirmed: its confirm links were replaced by a
+    /// choose-your-password link, so no password typed by someone else can be confirmed.
+    case signUpContested = "sign_up_contested"
     case confirmationResent = "confirmation_resent"
     case emailConfirmed = "email_confirmed"
     case signInSucceeded = "sign_in_succeeded"
     case signInFailed = "sign_in_failed"
     case refreshTokenReused = "refresh_token_reused"
+    /// A refresh token of a session that was already ended (sign-out, reset, disable): a stale client.
+    case revokedRefreshTokenPresented = "revoked_refresh_token_presented"
     case sessionRevoked = "session_revoked"
     case passwordResetRequested = "password_reset_requested"
     case passwordReset = "password_reset"
@@ -42,4 +47,6 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case userEnabled = "user_enabled"
     /// latchctl deleted an account (the audit log keeps its rows).
     case userDeleted = "user_deleted"
+    /// latchctl cleared an email's sign-in lockout and per-email sign-in limit.
+    case userUnlocked = "user_unlocked"
 }

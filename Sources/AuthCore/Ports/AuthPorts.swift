@@ -7,6 +7,7 @@ public struct AuthPorts: Sendable {
     public var outbox: any MailOutbox
     public var rateLimits: any RateLimitStore
     public var signInFailures: any SignInFailureStore
+    public var devices: any TrustedDeviceStore
     public var audit: any AuditLog
     public var hasher: any PasswordHasher
     public var tokenGenerator: any TokenGenerator
@@ -15,7 +16,8 @@ public struct AuthPorts: Sendable {
 
     public init(
         users: any UserStore, tokens: any TokenStore, sessions: any SessionStore, outbox: any MailOutbox,
-        rateLimits: any RateLimitStore, signInFailures: any SignInFailureStore, audit: any AuditLog,
+        rateLimits: any RateLimitStore, signInFailures: any SignInFailureStore, devices: any TrustedDeviceStore,
+        audit: any AuditLog,
         hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, clock: any WallClock, composer: any MailComposer
     ) {
         self.users = users
@@ -24,6 +26,7 @@ public struct AuthPorts: Sendable {
         self.outbox = outbox
         self.rateLimits = rateLimits
         self.signInFailures = signInFailures
+        self.devices = devices
         self.audit = audit
         self.hasher = hasher
         self.tokenGenerator = tokenGenerator
@@ -38,7 +41,7 @@ public struct AuthPorts: Sendable {
     ) {
         self.init(
             users: store, tokens: store, sessions: store, outbox: store, rateLimits: store, signInFailures: store,
-            audit: store, hasher: hasher, tokenGenerator: tokenGenerator, clock: clock, composer: composer
+            devices: store, audit: store, hasher: hasher, tokenGenerator: tokenGenerator, clock: clock, composer: composer
         )
     }
 }

@@ -10,6 +10,10 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case signupAttempt = "signup_attempt"
     /// "Your password was changed".
     case passwordChanged = "password_changed"
+    /// "Finish signing up by choosing your password": carries a resetPassword link. Sent instead of a confirm
+    /// link when an address whose account is still unconfirmed signs up again, because then two people may have
+    /// chosen a password and only the mailbox's owner may pick the one that stays.
+    case finishSignUp = "finish_sign_up"
 }
 
 /// What goes into the mail: the recipient, the link (if any) and how long it is valid.

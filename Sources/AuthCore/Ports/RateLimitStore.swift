@@ -7,4 +7,7 @@ public protocol RateLimitStore: Sendable {
     /// `INSERT … VALUES ($1, $2, 1) ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
     ///  RETURNING count`. Rows of past windows may be purged at any time.
     func recordHit(key: String, windowStart: Date) throws -> Int
+
+    /// Forgets every window of `key` (an operator unlocking an account).
+    func clearHits(key: String) throws
 }

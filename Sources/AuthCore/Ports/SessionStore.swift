@@ -3,23 +3,35 @@ import Foundation
 /// The `sessions` and `refresh_tokens` tables. A session is one sign-in; its id is the refresh-token family id.
 /// Only digests of access and refresh tokens are stored. Every method is one transaction.
 public protocol SessionStore: Sendable {
-    /// Inserts the session and its first refresh token.
-    func createSession(_ session: NewSession) throws
+    /// Sign-in's writes, atomically, and only while the user's password hash is still the one the password was
+    /// verified against (a password change that committed during the Argon2 verify wins, so no session outlives
+    /// the reset that meant to end it): replace the hash when `rehash` is given (same password, same version),
+    /// insert the session and its first refresh token, and trust the device (insert `device.tokenHash`, or for a
+    /// known one move its expiry and clear its failures).
+    /// - Returns: false, with nothing written, when the hash changed.
+    func completeSignIn(_ signIn: SignInCompletion) throws -> Bool
 
     /// The session whose *current* access token has this digest, with its user, in one read (joins `users`).
-    /// Returns revoked and expired sessions and disabled users as they are: AuthCore decides, so the client learns
-    /// whether to refresh (`session_expired`) or sign in again (`invalid_session`).
+    /// Returns revoked and expired sessions, sessions of an older password version and disabled users as they
+    /// are: AuthCore decides, so the client learns whether to refresh (`session_expired`) or sign in again
+    /// (`invalid_session`).
     func findSession(accessTokenHash: Data) throws -> SessionLookup?
 
     /// Refresh-token rotation, atomically (lock the presented token's row, `FOR UPDATE`):
     /// - no such token → `.unknown`;
-    /// - token already used or revoked, or its session revoked → revoke the session and all its refresh tokens,
-    ///   → `.reused` (a stolen token was replayed, or the family is already dead);
-    /// - token expired → `.expired` (nothing written);
+    /// - token revoked, its session revoked (sign-out, reset, disable, an earlier reuse) or opened under an older
+    ///   password version → `.revoked`, nothing written: the family is already dead, so this is a stale client,
+    ///   not theft;
+    /// - token already rotated while its session is live → revoke the session and all its refresh tokens →
+    ///   `.reused` (a stolen token was replayed);
+    /// - token expired, or the session older than `maxSessionAge` → `.expired` (nothing written);
     /// - user disabled → `.userDisabled` (nothing written);
     /// - else mark the token used, insert `successor.refreshTokenHash` into the same family, replace the session's
-    ///   access-token digest, both expiries, ip and user agent, set `last_used_at` → `.rotated` with the updated session.
-    func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation
+    ///   access-token digest, both expiries (each capped at the session's `created_at + maxSessionAge`), ip and
+    ///   user agent, set `last_used_at` → `.rotated` with the updated session.
+    func rotateRefreshToken(
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval
+    ) throws -> RefreshRotation
 
     /// Revokes one session and its refresh tokens (sign-out, local). Revoking a revoked session is a no-op.
     func revokeSession(id: SessionID, at: Date) throws
@@ -29,18 +41,51 @@ public protocol SessionStore: Sendable {
     func revokeAllSessions(userID: UserID, at: Date) throws -> Int
 }
 
+/// What a successful sign-in writes (see `SessionStore.completeSignIn`).
+public struct SignInCompletion: Hashable, Sendable {
+    public var session: NewSession
+    /// The PHC string the password was verified against.
+    public var verifiedPasswordHash: String
+    /// A new PHC string of the same password when the hasher's parameters changed.
+    public var rehash: String?
+    public var device: DeviceTrust
+
+    public init(session: NewSession, verifiedPasswordHash: String, rehash: String?, device: DeviceTrust) {
+        self.session = session
+        self.verifiedPasswordHash = verifiedPasswordHash
+        self.rehash = rehash
+        self.device = device
+    }
+}
+
+/// The device a sign-in came from, to be trusted from now on (see `TrustedDeviceStore`).
+public struct DeviceTrust: Hashable, Sendable {
+    /// Digest of the device token: the one presented, or a new one.
+    public var tokenHash: Data
+    /// Until when the device stays trusted if it does not sign in again.
+    public var expiresAt: Date
+
+    public init(tokenHash: Data, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}
+
 /// A session to insert (sign-in), with its first refresh token.
 public struct NewSession: Hashable, Sendable {
     public var id: SessionID
     public var userID: UserID
     public var createdAt: Date
     public var credentials: SessionCredentials
+    /// The password version the sign-in was verified under.
+    public var passwordVersion: Int
 
-    public init(id: SessionID, userID: UserID, createdAt: Date, credentials: SessionCredentials) {
+    public init(id: SessionID, userID: UserID, createdAt: Date, credentials: SessionCredentials, passwordVersion: Int) {
         self.id = id
         self.userID = userID
         self.createdAt = createdAt
         self.credentials = credentials
+        self.passwordVersion = passwordVersion
     }
 }
 
@@ -81,8 +126,10 @@ public struct SessionLookup: Hashable, Sendable {
 /// The outcome of `SessionStore.rotateRefreshToken`.
 public enum RefreshRotation: Hashable, Sendable {
     case rotated(SessionLookup)
-    /// The family (session) was revoked because the presented token had been used or revoked before.
+    /// The presented token was rotated before while its session was live: the family is now revoked.
     case reused(userID: UserID, sessionID: SessionID)
+    /// The presented token or its session had been revoked already (sign-out, reset, disable): nothing written.
+    case revoked(userID: UserID, sessionID: SessionID)
     case expired
     case userDisabled
     case unknown

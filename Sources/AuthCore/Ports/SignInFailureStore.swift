@@ -1,6 +1,6 @@
 import Foundation
 
-/// Consecutive failed sign-ins per email (lowercased `EmailAddress.key`, whether or not the account exists),
+/// Consecutive failed sign-ins per email (`EmailAddress.key`, whether or not the account exists),
 /// for lockout backoff. Shared by every instance.
 public protocol SignInFailureStore: Sendable {
     /// The current count and last failure, `nil` if none is recorded.

@@ -3,29 +3,43 @@ import Foundation
 /// The `auth_tokens` table (one-time confirm and reset tokens; only SHA-256 digests are stored) and the two
 /// flows that redeem them. Every method is one transaction.
 ///
-/// Redemption is always the single statement of DESIGN.md §5:
+/// Redemption is always one conditional statement:
 /// `UPDATE auth_tokens SET used_at = $now WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL
-///  AND expires_at > $now AND <user not disabled> RETURNING user_id`,
+///  AND superseded_at IS NULL AND expires_at > $now AND <user not disabled, password_version unchanged>
+///  RETURNING user_id`,
 /// run *inside* the completion transaction, so two concurrent redemptions can never both succeed and a failure
 /// later in the transaction cannot burn the token.
+///
+/// A token records the user's `password_version` when it is inserted (read from the users row by the insert
+/// itself) and redeems only while the user still has that version: every password change ends every link
+/// issued before it, including one whose insert raced the change.
 public protocol TokenStore: Sendable {
-    /// Inserts the token row and its mail's outbox row in one transaction (transactional outbox).
+    /// Inserts the token row (with the user's current `password_version`) and its mail's outbox row in one
+    /// transaction (transactional outbox).
     func issueToken(_ token: NewToken) throws
+
+    /// A sign-up for an address whose account is still unconfirmed ("contested"), atomically and only while the
+    /// user is unconfirmed: unset the password (`UserRecord.unsetPasswordHash`), bump `password_version`,
+    /// supersede every live token of the user (`superseded_at = link.createdAt`), then insert `link` under the
+    /// new version, with its mail, as `issueToken` does.
+    /// - Returns: false, with nothing written, if the user was confirmed meanwhile.
+    func contestSignUp(userID: UserID, link: NewToken) throws -> Bool
 
     /// Reads a token row without changing it. Used before a reset (to learn whose password policy applies) and,
     /// after a redemption returned nothing, to tell the client *why* (unknown / expired / used / other purpose).
     func lookupToken(hash: Data) throws -> TokenRecord?
 
-    /// Confirm, atomically: redeem the token (purpose `confirm`, unused, unexpired, user not disabled); set
-    /// `users.email_confirmed_at = COALESCE(email_confirmed_at, now)`; insert a session `sessionID` for the token's
-    /// user, created `now`, with `credentials` (as `SessionStore.createSession` would).
+    /// Confirm, atomically: redeem the token (purpose `confirm`, live, user enabled, *still unconfirmed* and on
+    /// the token's password version); set `users.email_confirmed_at = now`; supersede the user's other live
+    /// confirm tokens; insert a session `sessionID` for the token's user, created `now`, with `credentials` and
+    /// its first refresh token.
     /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
     func completeConfirmation(
         tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord?
 
-    /// Confirm without signing in, atomically: the same redemption and `email_confirmed_at` update as
-    /// `completeConfirmation`, and no session (the web landing page confirms for a person who would never
+    /// Confirm without signing in, atomically: the same redemption and writes as `completeConfirmation`, and no
+    /// session (the web landing page confirms for a person who would never
     /// receive the session's tokens).
     /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
     func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord?
@@ -67,23 +81,35 @@ public struct TokenRecord: Hashable, Sendable {
     public var userID: UserID
     public var purpose: TokenPurpose
     public var expiresAt: Date
+    /// Set when the token was redeemed.
     public var usedAt: Date?
+    /// Set when something replaced it: a newer sign-up, a password change, a completed confirmation.
+    public var supersededAt: Date?
+    /// The user's `password_version` when the token was issued.
+    public var passwordVersion: Int
 
-    public init(userID: UserID, purpose: TokenPurpose, expiresAt: Date, usedAt: Date?) {
+    public init(
+        userID: UserID, purpose: TokenPurpose, expiresAt: Date, usedAt: Date?, supersededAt: Date? = nil,
+        passwordVersion: Int = 1
+    ) {
         self.userID = userID
         self.purpose = purpose
         self.expiresAt = expiresAt
         self.usedAt = usedAt
+        self.supersededAt = supersededAt
+        self.passwordVersion = passwordVersion
     }
 }
 
 /// Everything a password reset writes, in one transaction:
-/// 1. redeem `tokenHash` (purpose `reset`, unused, unexpired, its user is `userID` and not disabled), else stop;
-/// 2. set `users.password_hash = newPasswordHash`, `updated_at = now`, and `email_confirmed_at = COALESCE(…, now)`
-///    (the link reached the mailbox, which proves it);
+/// 1. redeem `tokenHash` (purpose `reset`, live, its user is `userID`, enabled and on the token's password
+///    version), else stop;
+/// 2. set `users.password_hash = newPasswordHash`, bump `password_version`, `updated_at = now`, and
+///    `email_confirmed_at = COALESCE(…, now)` (the link reached the mailbox, which proves it);
 /// 3. revoke every session and every refresh token of the user (`revoked_at = now`);
-/// 4. mark every *other* unused reset token of the user used (`used_at = now`);
-/// 5. queue `mail` (the "password changed" notice) in the outbox.
+/// 4. supersede every *other* live confirm and reset token of the user (`superseded_at = now`);
+/// 5. forget the sign-in failures of the user's email key (a reset ends a lockout);
+/// 6. queue `mail` (the "password changed" notice) in the outbox.
 public struct PasswordResetCompletion: Hashable, Sendable {
     public var tokenHash: Data
     public var userID: UserID

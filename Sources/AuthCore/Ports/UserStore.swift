@@ -1,19 +1,17 @@
 import Foundation
 
-/// The `users` table. Every method is one transaction. Email columns are citext: lookups and uniqueness ignore case.
+/// The `users` table. Every method is one transaction. An account's identity is `EmailAddress.key`
+/// (`users.email_key`, unique): every lookup by address uses it, never the address as typed.
 public protocol UserStore: Sendable {
     /// Inserts an unconfirmed user *and* its confirm token and mail, in one transaction (no account without its
     /// confirmation mail). `confirmation.userID` is `user.id`.
-    /// - Throws: `UserStoreError.emailTaken` if a user with that email (case-insensitively) exists; nothing is written.
+    /// - Throws: `UserStoreError.emailTaken` if a user with that email key exists; nothing is written.
     func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord
 
-    /// The user whose email equals `email` case-insensitively.
-    func findUser(email: String) throws -> UserRecord?
+    /// The user whose email key is `email.key`.
+    func findUser(email: EmailAddress) throws -> UserRecord?
 
     func findUser(id: UserID) throws -> UserRecord?
-
-    /// Replaces the PHC string (rehash on sign-in when parameters changed); sets `updated_at`.
-    func updatePasswordHash(userID: UserID, passwordHash: String, at: Date) throws
 
     /// Sets `email_confirmed_at` if it is still null (for latchctl; the confirm flow uses
     /// `TokenStore.completeConfirmation`).
@@ -26,12 +24,12 @@ public protocol UserStore: Sendable {
 /// A user to insert.
 public struct NewUser: Hashable, Sendable {
     public var id: UserID
-    /// Normalised (`EmailAddress.value`).
-    public var email: String
+    /// Stored as `email` (`value`) and `email_key` (`key`).
+    public var email: EmailAddress
     public var passwordHash: String
     public var createdAt: Date
 
-    public init(id: UserID, email: String, passwordHash: String, createdAt: Date) {
+    public init(id: UserID, email: EmailAddress, passwordHash: String, createdAt: Date) {
         self.id = id
         self.email = email
         self.passwordHash = passwordHash
@@ -41,6 +39,6 @@ public struct NewUser: Hashable, Sendable {
 
 /// Typed conflicts of `UserStore`.
 public enum UserStoreError: Error, Hashable, Sendable {
-    /// The unique (citext) email constraint was violated.
+    /// The unique email key was taken.
     case emailTaken
 }

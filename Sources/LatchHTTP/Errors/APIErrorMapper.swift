@@ -59,7 +59,7 @@ public enum APIErrorMapper {
         case .invalidCredentials: status = .unauthorized
         case .emailNotConfirmed, .userDisabled: status = .forbidden
         case .invalidToken, .tokenExpired: status = .badRequest
-        case .tokenUsed: status = .conflict
+        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed: status = .conflict
         case .rateLimited: status = .tooManyRequests
         case .invalidSession, .sessionExpired, .refreshTokenReused:
             status = .unauthorized

@@ -80,14 +80,7 @@ struct LandingPageRoutes: Sendable {
     /// policy before spending the token, so the same link still works.
     private func failure(_ flow: LandingFlow, _ error: any Error, form: LandingFormSubmission) -> HTTPResponse {
         guard let error = error as? AuthError else { return unexpected(flow, error) }
-        let state: LandingPageState = switch error {
-        case .weakPassword(let reason): .ready(problem: reason.message)
-        case .tokenExpired: .expired
-        case .tokenUsed: .used
-        case .userDisabled: .disabled
-        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
-        default: .invalid
-        }
+        let state = LandingPageState(refusal: error)
         guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
         return respond(LandingPage(flow: flow, state: state, token: form.token, csrf: form.csrf))
     }

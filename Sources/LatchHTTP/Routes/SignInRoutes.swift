@@ -1,7 +1,8 @@
 import AuthCore
 import HTTPServer
 
-/// `POST /v1/signin`: 200 with a session, or 401 `invalid_credentials` for unknown email and wrong password alike.
+/// `POST /v1/signin`: 200 with a session and a device token, or 401 `invalid_credentials` for unknown email and
+/// wrong password alike.
 struct SignInRoutes: Sendable {
     let context: RouteContext
     /// Sign-in verifies an Argon2 hash (or a dummy one), so it runs off the MHD threads.
@@ -12,10 +13,10 @@ struct SignInRoutes: Sendable {
     }
 
     func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try EmailPasswordBody.decode(from: request)
+        let body = try SignInBody.decode(from: request)
         let client = context.clients.resolve(request)
-        let session = try context.auth.signIn(email: body.email, password: body.password, ip: client.ip,
-                                              userAgent: client.userAgent)
+        let session = try context.auth.signIn(email: body.email, password: body.password, deviceToken: body.deviceToken,
+                                              ip: client.ip, userAgent: client.userAgent)
         return APIJSON.response(session)
     }
 }

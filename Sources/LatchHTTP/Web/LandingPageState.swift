@@ -1,3 +1,4 @@
+import AuthCore
 import HTTPServer
 
 /// What a landing page shows. Each state has its own wording, its own `data-state` value (for tests and styling)
@@ -9,8 +10,12 @@ enum LandingPageState: Hashable, Sendable {
     /// Confirmed, or password changed.
     case done
     case expired
-    /// Redeemed already, or (reset) replaced by a newer successful reset.
+    /// Redeemed already.
     case used
+    /// Replaced before it was used: a newer sign-up mail, a password change, a completed confirmation.
+    case superseded
+    /// (confirm) The address is confirmed already.
+    case alreadyConfirmed
     /// Unknown, malformed, or meant for the other page.
     case invalid
     case disabled
@@ -24,12 +29,26 @@ enum LandingPageState: Hashable, Sendable {
     /// The store failed; details went to the error reporter, not the page.
     case unavailable
 
+    /// The page for an AuthCore refusal: a weak password shows the form again with the reason.
+    init(refusal error: AuthError) {
+        self = switch error {
+        case .weakPassword(let reason): .ready(problem: reason.message)
+        case .tokenExpired: .expired
+        case .tokenUsed: .used
+        case .tokenSuperseded: .superseded
+        case .alreadyConfirmed: .alreadyConfirmed
+        case .userDisabled: .disabled
+        case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
+        default: .invalid
+        }
+    }
+
     var status: HTTPStatus {
         switch self {
         case .ready(let problem): problem == nil ? .ok : .unprocessableContent
         case .done: .ok
         case .expired, .invalid, .badForm: .badRequest
-        case .used: .conflict
+        case .used, .superseded, .alreadyConfirmed: .conflict
         case .disabled, .refused: .forbidden
         case .rateLimited: .tooManyRequests
         case .unsupportedMediaType: .unsupportedMediaType
@@ -44,6 +63,8 @@ enum LandingPageState: Hashable, Sendable {
         case .done: "done"
         case .expired: "expired"
         case .used: "used"
+        case .superseded: "superseded"
+        case .alreadyConfirmed: "already_confirmed"
         case .invalid: "invalid"
         case .disabled: "disabled"
         case .rateLimited: "rate_limited"

@@ -29,8 +29,18 @@ struct LandingPageText: Equatable {
             message = "This confirmation link was used already. If your address is confirmed, you can sign in."
         case (.reset, .used):
             heading = "This link has already been used"
-            message = "This reset link was used already, or a newer password reset replaced it. "
+            message = "This reset link was used already. Ask for a new link if you still need to change your password."
+        case (.confirm, .superseded):
+            heading = "This link was replaced"
+            message = "A newer email or a password change replaced this link. Use the link in the newest email "
+                + "from \(productName), or ask for a new one."
+        case (.reset, .superseded):
+            heading = "This link was replaced"
+            message = "The password was changed since this link was sent, or a newer email replaced it. "
                 + "Ask for a new link if you still need to change your password."
+        case (_, .alreadyConfirmed):
+            heading = "Email address already confirmed"
+            message = "This email address is confirmed already. You can sign in to \(productName)."
         default:
             (heading, message) = Self.common(state)
         }
@@ -52,7 +62,7 @@ struct LandingPageText: Equatable {
             ("Please try again", "The form arrived incomplete. Open the link from your email again.")
         case .unavailable:
             ("Temporarily unavailable", "The service is temporarily unavailable. Try again in a few minutes.")
-        case .ready, .done, .expired, .used:
+        case .ready, .done, .expired, .used, .superseded, .alreadyConfirmed:
             ("", "")
         }
     }

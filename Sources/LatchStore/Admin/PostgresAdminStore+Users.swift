@@ -52,7 +52,7 @@ extension PostgresAdminStore {
 
     private static let selectSessionsOfUser = """
         SELECT id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip,
-               last_used_at
+               password_version, last_used_at
         FROM sessions WHERE user_id = $1
         ORDER BY created_at DESC, id
         """

@@ -28,7 +28,7 @@ public final class PostgresConnection: Sendable {
 
     /// Runs a parameterized statement (`$1`, `$2`, ... placeholders), prepared and cached per connection.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws(PostgresError)
+    public func query(_ sql: String, _ parameters: [any PostgresBindable]) throws(PostgresError)
         -> PostgresQueryResult
     {
         let values = parameters.map(\.postgresValue)

@@ -9,10 +9,3 @@ public protocol PostgresQueryable: Sendable {
 extension PostgresConnection: PostgresQueryable {}
 extension PostgresPool: PostgresQueryable {}
 
-extension PostgresQueryable {
-    /// Runs a statement without parameters.
-    @discardableResult
-    public func query(_ sql: String) throws(PostgresError) -> PostgresQueryResult {
-        try query(sql, [])
-    }
-}

@@ -53,7 +53,7 @@ public final class PostgresPool: Sendable {
     /// connection either never reached the server or was rolled back with it — except in the rare case where the
     /// connection dropped after the server committed but before it answered.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws(PostgresError)
+    public func query(_ sql: String, _ parameters: [any PostgresBindable]) throws(PostgresError)
         -> PostgresQueryResult
     {
         do {

@@ -57,7 +57,9 @@ final class CommandContext {
     /// The user with this email (case-insensitively), read without building the service.
     /// - Throws: `AdminOperations.Failure.unknownUser`.
     func user(email: String) throws -> UserRecord {
-        guard let user = try PostgresAuthStore(pool: try pool()).findUser(email: email) else {
+        guard let address = try? EmailAddress(email),
+              let user = try PostgresAuthStore(pool: try pool()).findUser(email: address)
+        else {
             throw AdminOperations.Failure.unknownUser(email: email)
         }
         return user

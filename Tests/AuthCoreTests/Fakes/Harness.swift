@@ -49,7 +49,7 @@ struct Harness {
     }
 
     func user(_ email: String = "alice@example.com") -> UserRecord? {
-        try? store.findUser(email: email)
+        try? store.findUser(email: EmailAddress(email))
     }
 
     /// Every string in the audit log (ip, user ids, detail keys and values), for secret scans.

@@ -96,7 +96,7 @@ import Testing
     @Test func disabledAccountsSaySo() throws {
         let web = try WebHarness()
         let token = try web.signUp()
-        let user = try #require(try web.store.findUser(email: "ada@example.com"))
+        let user = try #require(try web.store.findUser(email: EmailAddress("ada@example.com")))
         try web.store.setDisabled(userID: user.id, at: web.clock.now())
         let page = web.get("/confirmAuth?token=\(token)")
         #expect(page.status == .forbidden)

@@ -86,7 +86,8 @@ import Testing
         let documented = Self.documentedErrorCodes(try Self.document())
         let authErrors: [AuthError] = [
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
-            .invalidToken, .tokenExpired, .tokenUsed, .rateLimited(retryAfter: 1), .invalidSession, .sessionExpired,
+            .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .rateLimited(retryAfter: 1),
+            .invalidSession, .sessionExpired,
             .refreshTokenReused,
         ]
         let apiErrors: [any Error] = [

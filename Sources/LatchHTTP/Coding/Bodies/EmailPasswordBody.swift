@@ -1,4 +1,4 @@
-/// `{"email":…,"password":…}` for sign-up and sign-in.
+/// `{"email":…,"password":…}` for sign-up.
 struct EmailPasswordBody: APIRequestBody {
     let email: String
     let password: String
