@@ -8,6 +8,7 @@ public final class FakeHasher: PasswordHasher, Sendable {
         var version = "fake1"
         var verifies: [String] = []
         var hashes = 0
+        var duringVerify: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -31,8 +32,18 @@ public final class FakeHasher: PasswordHasher, Sendable {
         }
     }
 
+    /// Runs `action` inside the next verify, once: what a concurrent request does while Argon2 runs.
+    public func duringNextVerify(_ action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.duringVerify = action }
+    }
+
     public func verify(_ password: String, against phc: String) -> Bool {
-        state.withLock { $0.verifies.append(phc) }
+        let action = state.withLock { state in
+            state.verifies.append(phc)
+            defer { state.duringVerify = nil }
+            return state.duringVerify
+        }
+        action?()
         guard let dollar = phc.firstIndex(of: "$") else { return false }
         return phc[phc.index(after: dollar)...] == Substring(String(password.reversed()))
     }

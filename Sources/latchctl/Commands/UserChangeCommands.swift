@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-/// `latchctl users create|confirm|disable|enable|delete`: account changes, each through `AdminOperations` so
+/// `latchctl users create|confirm|disable|enable|unlock|delete`: account changes, each through `AdminOperations` so
 /// the API's rules (email form, password policy, Argon2id) and the audit trail apply.
 enum UserChangeCommands {
     private static let email = PositionalSpec(name: "EMAIL", help: "the user's email address")
@@ -25,6 +25,14 @@ enum UserChangeCommands {
                 name: "disable", summary: "Disable the account and revoke all its sessions.", positionals: [email],
                 action: disable),
             CommandSpec(name: "enable", summary: "Re-enable a disabled account.", positionals: [email], action: enable),
+            CommandSpec(
+                name: "unlock", summary: "End the sign-in lockout and per-email sign-in limit of the user's address.",
+                positionals: [email],
+                discussion: """
+                    For an owner locked out by someone else's guessing. Devices the user signed in on before are
+                    never locked by others; this is for new devices. A completed password reset also unlocks.
+                    """,
+                action: unlock),
             CommandSpec(
                 name: "delete", summary: "Delete the user with their sessions and tokens (the audit log stays).",
                 options: [.flag("yes", "do not ask for confirmation (required when stdin is not a terminal)")],
@@ -63,6 +71,11 @@ enum UserChangeCommands {
     static func enable(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let user = try context.operations().enable(email: try arguments.required("EMAIL"))
         return CommandOutput(text: "enabled \(user.email)", json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func unlock(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let user = try context.operations().unlock(email: try arguments.required("EMAIL"))
+        return CommandOutput(text: "unlocked \(user.email)", json: .object(UsersCommand.userJSON(user)))
     }
 
     static func delete(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {

@@ -33,6 +33,22 @@ import Testing
         #expect(try app.outboxCount(to: "Alice@example.com") == 0, "creating a user queues no mail")
     }
 
+    @Test func unlockEndsALockoutOthersCausedAndIsAudited() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        _ = try app.signUpAndConfirm("olga@example.com", Self.password)
+        for attempt in 1...5 { _ = try app.signIn("olga@example.com", "guess number \(attempt)") }
+        #expect(try app.signIn("olga@example.com", Self.password).status == 429)
+
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        let unlocked = try latchctl("users", "unlock", "OLGA@example.com", "--actor", "opal")
+        #expect(unlocked.status == 0, "\(unlocked)")
+        #expect(unlocked.standardOutput == "unlocked olga@example.com\n")
+        #expect(try app.signIn("olga@example.com", Self.password).status == 200)
+        #expect(try app.count("SELECT count(*)::int8 FROM audit_log WHERE event = 'user_unlocked' AND detail->>'actor' = 'opal'") == 1)
+        #expect(try latchctl("users", "unlock", "nobody@example.com").status == 1)
+    }
+
     @Test func createRefusesWeakPasswordsTakenEmailsAndEmptyStdin() throws {
         let app = try TestApp()
         defer { app.stop() }

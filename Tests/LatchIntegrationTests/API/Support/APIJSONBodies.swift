@@ -11,7 +11,10 @@ struct SessionJSON: Decodable, Sendable {
     let access_token: String
     let refresh_token: String
     let token_type: String
+    let refresh_token_expires_at: String
     let user: UserJSON
+    /// Sign-in only.
+    let device_token: String?
 
     var bearer: [(String, String)] { [("Authorization", "Bearer \(access_token)")] }
 }

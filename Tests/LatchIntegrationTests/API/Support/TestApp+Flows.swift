@@ -43,6 +43,19 @@ extension TestApp {
         try post("/v1/password/reset", fields: ["token": token, "password": password])
     }
 
+    /// The tokens of every mail of `kind` to `email`, oldest first, read from the outbox rows' links by
+    /// DeepLinkRouting as the app would.
+    func tokens(_ email: String, kind: MailKind) throws -> [String] {
+        try pool.query(
+            "SELECT deep_link FROM outbox WHERE recipient = $1 AND kind = $2 ORDER BY id", [email, kind.rawValue]
+        ).map { row in
+            guard let text = try row.decode(String?.self, column: 0), let url = URL(string: text),
+                  let token = parser.parse(url).link?.token
+            else { throw FlowError.noToken(email) }
+            return token
+        }
+    }
+
     /// The token of the newest confirm mail to `email`, read from the outbox row's link by DeepLinkRouting.
     func confirmToken(_ email: String) throws -> String {
         guard let link = try latestLink(to: email, kind: .confirmEmail),

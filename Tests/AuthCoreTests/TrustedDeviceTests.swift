@@ -1,0 +1,112 @@
+import AuthCore
+import AuthCoreTesting
+import Foundation
+import Testing
+
+/// Failures caused by others never lock the owner out of a device they signed in on before (OWASP's device
+/// cookies); untrusted clients keep the per-email limit and lockout.
+@Suite struct TrustedDeviceTests {
+    static let attackerIP = "198.51.100.66"
+
+    func signIn(_ h: Harness, password: String = Harness.password, device: String? = nil, ip: String = Harness.ip)
+        throws -> IssuedSession
+    {
+        try h.service.signIn(email: "alice@example.com", password: password, deviceToken: device, ip: ip, userAgent: nil)
+    }
+
+    /// Five wrong passwords from five addresses: the per-email lockout threshold.
+    func lockOut(_ h: Harness) {
+        for index in 0..<5 {
+            _ = try? signIn(h, password: "wrong guess \(index)", ip: "198.51.100.\(index)")
+        }
+    }
+
+    @Test func aSuccessfulSignInReturnsADeviceTokenThatIsKeptOnTheNextOne() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        let first = try signIn(h)
+        let device = try #require(first.deviceToken)
+        #expect(try signIn(h, device: device).deviceToken == device)
+        #expect(try signIn(h).deviceToken != device, "a client without one gets a new one")
+        #expect(h.store.snapshot.devices[h.generator.digest(device)] != nil, "stored by digest only")
+        #expect(!h.store.snapshot.devices.keys.contains(Data(device.utf8)))
+    }
+
+    @Test func othersCannotLockTheOwnerOutOfATrustedDevice() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        let device = try #require(try signIn(h).deviceToken)
+        lockOut(h)
+
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h) }
+        _ = try signIn(h, device: device)
+        // Repeating the attack once per backoff still never reaches the trusted device.
+        for _ in 0..<3 {
+            h.clock.advance(by: 16 * 60)
+            lockOut(h)
+            #expect(throws: AuthError.self) { try signIn(h) }
+            _ = try signIn(h, device: device)
+        }
+    }
+
+    @Test func thePerEmailSignInLimitFedFromElsewhereDoesNotRefuseATrustedDevice() throws {
+        let h = Harness { $0.rateLimits.signInPerEmail = RateLimitRule(limit: 3, window: 900) }
+        try h.confirmedUser()
+        let device = try #require(try signIn(h).deviceToken)
+        for index in 0..<3 { _ = try? signIn(h, password: "wrong guess \(index)", ip: "198.51.100.\(index)") }
+        #expect(throws: AuthError.self) { try signIn(h) }
+        _ = try signIn(h, device: device)
+    }
+
+    @Test func aDeviceTokenVouchesOnlyForItsOwnAccount() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        try h.confirmedUser("mallory@example.com")
+        let mallorysDevice = try #require(
+            try h.service.signIn(email: "mallory@example.com", password: Harness.password, ip: nil, userAgent: nil)
+                .deviceToken)
+        lockOut(h)
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: mallorysDevice) }
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: "made-up-device-token") }
+    }
+
+    @Test func aDeviceIsJudgedByItsOwnFailuresAndAnExpiredOneIsUntrusted() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        let device = try #require(try signIn(h).deviceToken)
+        for index in 0..<5 {
+            #expect(throws: AuthError.invalidCredentials) { try signIn(h, password: "typo \(index)", device: device) }
+        }
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: device) }
+        h.clock.advance(by: 31)
+        _ = try signIn(h, device: device)  // success clears the device's failures
+
+        h.clock.advance(by: 366 * 24 * 3600)
+        lockOut(h)
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: device) }
+    }
+
+    @Test func aCompletedResetEndsTheLockout() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        lockOut(h)
+        #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h) }
+        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.service.resetPassword(token: try #require(h.generator.lastToken), newPassword: "a brand new secret", ip: nil)
+        _ = try signIn(h, password: "a brand new secret")
+    }
+
+    @Test func anOperatorUnlocksTheEmailAndTheUnlockIsAudited() throws {
+        let h = Harness { $0.rateLimits.signInPerEmail = RateLimitRule(limit: 6, window: 900) }
+        try h.confirmedUser()
+        lockOut(h)
+        _ = try? signIn(h, password: "sixth guess", ip: Self.attackerIP)  // the per-email limit is spent too
+        #expect(throws: AuthError.self) { try signIn(h) }
+
+        let operations = AdminOperations(service: h.service, store: h.store, actor: "opal")
+        _ = try operations.unlock(email: "ALICE@example.com")
+        _ = try signIn(h)
+        let event = try #require(h.store.auditEvents.last { $0.name == .userUnlocked })
+        #expect(event.detail["actor"] == "opal" && event.detail["email"] == "alice@example.com")
+    }
+}
