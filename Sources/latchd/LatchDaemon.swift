@@ -54,6 +54,8 @@ struct LatchDaemon {
             Every setting is an environment variable; --flag-name VALUE sets LATCH_FLAG_NAME
             (--database-url sets DATABASE_URL). Flags win over the environment.
 
+            \(ConfigurationLoader.secretFilesHelp)
+
             """
         for variable in ConfigurationLoader.variables {
             let fallback = variable.defaultValue.map { " (default: \($0))" } ?? ""

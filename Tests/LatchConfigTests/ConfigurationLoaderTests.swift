@@ -126,5 +126,10 @@ import Testing
         for variable in ConfigurationLoader.variables {
             #expect(readme.contains("| `\(variable.name)` |"), "README.md lacks \(variable.name)")
         }
+        // And nothing else: a row for a variable the loader does not read would mislead.
+        let section = readme.components(separatedBy: "\n## Configuration\n").last?.components(separatedBy: "\n## ").first ?? ""
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+            .map { $0.dropFirst(3).prefix { $0 != "`" } }.map(String.init)
+        #expect(rows == ConfigurationLoader.variables.map(\.name))
     }
 }

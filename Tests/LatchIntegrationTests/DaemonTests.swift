@@ -96,6 +96,36 @@ import Testing
         #expect(daemon.standardError.contains("DATABASE_URL"))
     }
 
+    /// Secrets read from files stay out of argv (`ps`): the daemon starts with its database URL in a file.
+    @Test func theDatabaseURLCanComeFromAFile() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-db-url-\(UUID().uuidString)")
+        try Data((database.url + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (daemon, port) = try startDaemon(databaseURL: "", extra: ["DATABASE_URL_FILE": file.path])
+        #expect(DaemonProcess.waitFor(port: port, path: "/readyz", status: 200))
+        daemon.signal(SIGTERM)
+        #expect(daemon.wait() == 0)
+    }
+
+    @Test func anUnreadableSecretFileExitsWithCodeTwoNamingTheVariable() throws {
+        let daemon = try DaemonProcess("latchd", environment: [
+            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused",
+            "LATCH_SMTP_URL_FILE": "/nonexistent/latch-smtp-url",
+        ])
+        #expect(daemon.wait() == 2)
+        #expect(daemon.standardError.contains("LATCH_SMTP_URL_FILE"))
+    }
+
+    @Test func helpSaysSecretsCanComeFromFiles() throws {
+        let daemon = try DaemonProcess("latchd", arguments: ["--help"], environment: [:])
+        #expect(daemon.wait() == 0)
+        for text in ["DATABASE_URL_FILE", "LATCH_SMTP_URL_FILE", "--database-url-file", "--smtp-url-file"] {
+            #expect(daemon.standardOutput.contains(text), "latchd --help lacks \(text)")
+        }
+    }
+
     @Test func sigintStopsCleanly() throws {
         let database = try TestDatabase.create()
         defer { database.drop() }
