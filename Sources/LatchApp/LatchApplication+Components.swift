@@ -90,7 +90,7 @@ extension LatchApplication {
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
-            isReady: { (try? pool.query("SELECT 1")) != nil },
+            isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
             metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox) },
             trustProxy: trustProxy,
             errorReporter: { route, error in
