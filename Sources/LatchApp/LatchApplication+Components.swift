@@ -116,6 +116,20 @@ extension LatchApplication {
             })
     }
 
+    /// The Prometheus listener: one thread and the metrics route only. Scrapes are not counted in the request
+    /// metrics, which describe the API.
+    static func makeMetricsServer(configuration: LatchConfiguration, api: LatchAPI) -> HTTPServer? {
+        guard let address = configuration.metricsListen else { return nil }
+        var router = Router()
+        api.registerMetrics(on: &router)
+        return HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: address.host, port: Int(address.port), threadCount: 1,
+                connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 8,
+                maxBodyBytes: 1024),
+            responder: router)
+    }
+
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
     static func metrics(pool: PostgresPool, outbox: OutboxMetrics?) -> [MetricFamily] {
         let statistics = pool.statistics

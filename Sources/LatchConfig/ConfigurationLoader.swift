@@ -12,6 +12,7 @@ public struct ConfigurationLoader: Sendable {
     private static let settings: [(name: String, help: String, defaultValue: String?)] = [
         ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
+        ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
         ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 2"),
@@ -103,6 +104,12 @@ public struct ConfigurationLoader: Sendable {
     public static func flagName(forVariable name: String) -> String {
         let bare = name.hasPrefix("LATCH_") ? String(name.dropFirst("LATCH_".count)) : name
         return bare.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// Whether a variable is set to the empty string (or blanks), which `raw` reports as unset: for settings where
+    /// empty means "off" rather than "default".
+    public func isSetToEmpty(_ name: String) -> Bool {
+        values[name] != nil && raw(name) == nil
     }
 
     /// The raw value of a variable, empty strings counting as unset.

@@ -40,6 +40,9 @@ struct LatchDaemon {
             exit(1)
         }
         log.log("latchd listening", ["address": .string("\(configuration.listen.host):\(application.port)")])
+        if let metrics = configuration.metricsListen, let port = application.metricsPort {
+            log.log("metrics listening", ["address": .string("\(metrics.host):\(port)"), "path": .string("/metrics")])
+        }
 
         let signal = signals.wait()
         log.log("shutting down", ["signal": .string(signal)])
