@@ -90,7 +90,7 @@ extension LatchApplication {
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
-            isReady: { (try? pool.query("SELECT 1")) != nil },
+            isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
             metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox) },
             trustProxy: trustProxy,
             errorReporter: { route, error in
@@ -114,6 +114,20 @@ extension LatchApplication {
             errorReporter: { route, error in
                 log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
             })
+    }
+
+    /// The Prometheus listener: one thread and the metrics route only. Scrapes are not counted in the request
+    /// metrics, which describe the API.
+    static func makeMetricsServer(configuration: LatchConfiguration, api: LatchAPI) -> HTTPServer? {
+        guard let address = configuration.metricsListen else { return nil }
+        var router = Router()
+        api.registerMetrics(on: &router)
+        return HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: address.host, port: Int(address.port), threadCount: 1,
+                connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 8,
+                maxBodyBytes: 1024),
+            responder: router)
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.

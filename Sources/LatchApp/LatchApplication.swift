@@ -19,6 +19,8 @@ public final class LatchApplication: Sendable {
     public let pool: PostgresPool
     public let service: AuthService
     private let server: HTTPServer
+    /// `/metrics` alone, on `LATCH_METRICS_LISTEN`; nil when that is empty.
+    private let metricsServer: HTTPServer?
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
@@ -65,19 +67,30 @@ public final class LatchApplication: Sendable {
                     "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
                 ])
             })
+        metricsServer = Self.makeMetricsServer(configuration: configuration, api: api)
     }
 
-    /// The port the server is bound to (useful with port 0).
+    /// The port the API server is bound to (useful with port 0).
     public var port: Int { server.port }
+
+    /// The port the metrics listener is bound to, nil when there is none.
+    public var metricsPort: Int? { metricsServer?.port }
 
     public func start() throws {
         try server.start()
+        do {
+            try metricsServer?.start()
+        } catch {
+            server.stop(timeout: .seconds(1))
+            throw error
+        }
         outboxWorker?.start()
     }
 
     /// Stops accepting requests, lets in-flight ones finish, then lets the outbox worker finish the mail in hand.
     public func stop() {
         server.stop(timeout: .seconds(10))
+        metricsServer?.stop(timeout: .seconds(2))
         hashPool.shutdown()
         outboxWorker?.stop(timeout: .seconds(30))
         outboxWakeup?.listener.close()

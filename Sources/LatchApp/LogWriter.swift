@@ -11,10 +11,15 @@ import Glibc
 /// the bench measured the encoder-based line at a third of /healthz's cost.
 public final class LogWriter: Sendable {
     private let lock = Mutex(())
+    /// Held for as long as lines may be written: a FileHandle closes its descriptor when it is released, and the
+    /// number then belongs to whatever opens a file or socket next (a test once found its log lines arriving on a
+    /// PostgreSQL connection, which refused them as `invalid frontend message type 123`, a `{`).
+    private let handle: FileHandle
     private let descriptor: Int32
 
-    /// - Parameter handle: where lines go; standard error by default.
+    /// - Parameter handle: where lines go; standard error by default. Kept open by the writer.
     public init(handle: FileHandle = .standardError) {
+        self.handle = handle
         descriptor = handle.fileDescriptor
     }
 

@@ -17,9 +17,11 @@ extension ConfigurationLoader {
             pollInterval: try duration("LATCH_OUTBOX_POLL", default: 5),
             lease: try duration("LATCH_OUTBOX_LEASE", default: 120)
         )
+        let listen = try listenAddress("LATCH_LISTEN", default: "127.0.0.1:8080")
         return LatchConfiguration(
             databaseURL: try databaseURL(),
-            listen: try listenAddress(),
+            listen: listen,
+            metricsListen: try metricsListenAddress(apart: listen),
             threads: threads,
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
@@ -94,9 +96,24 @@ extension ConfigurationLoader {
         return url
     }
 
-    private func listenAddress() throws(ConfigurationError) -> LatchConfiguration.ListenAddress {
-        let text = raw("LATCH_LISTEN") ?? "127.0.0.1:8080"
-        let problem = ConfigurationError(variable: "LATCH_LISTEN", problem: "must be HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
+    /// On by default, on loopback: a scraper on the same host (or a sidecar) reaches it, nobody else does.
+    private func metricsListenAddress(
+        apart api: LatchConfiguration.ListenAddress
+    ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress? {
+        let name = "LATCH_METRICS_LISTEN"
+        guard !isSetToEmpty(name) else { return nil }
+        let address = try listenAddress(name, default: "127.0.0.1:9464")
+        if address == api && address.port != 0 {
+            throw ConfigurationError(variable: name, problem: "must differ from LATCH_LISTEN (\(api))")
+        }
+        return address
+    }
+
+    private func listenAddress(
+        _ name: String, default fallback: String
+    ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress {
+        let text = raw(name) ?? fallback
+        let problem = ConfigurationError(variable: name, problem: "must be HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
         var host: Substring
         var portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {

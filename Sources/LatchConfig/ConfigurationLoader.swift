@@ -2,12 +2,17 @@ import Foundation
 
 /// Reads `LatchConfiguration` from environment variables and their flag equivalents
 /// (`--listen 0.0.0.0:8080` is `LATCH_LISTEN`, `--database-url` is `DATABASE_URL`; flags win).
+/// Secrets may come from files instead (`DATABASE_URL_FILE`, see `fileVariables`).
 /// Every problem is reported with the variable's name.
 public struct ConfigurationLoader: Sendable {
     /// Every variable the project reads, with a one-line description and its default (nil: required or optional).
-    public static let variables: [(name: String, help: String, defaultValue: String?)] = [
+    public static let variables: [(name: String, help: String, defaultValue: String?)] = withFileVariables(settings)
+
+    /// The settings; each of `fileVariables` also gets an `X_FILE` row in `variables`.
+    private static let settings: [(name: String, help: String, defaultValue: String?)] = [
         ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
+        ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
         ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 2"),
@@ -59,6 +64,7 @@ public struct ConfigurationLoader: Sendable {
     ///   - arguments: flags after the program name (`--listen 0.0.0.0:8080` or `--listen=…`).
     public init(environment: [String: String], arguments: [String] = []) throws(ConfigurationError) {
         var values = environment
+        var flags = Set<String>()
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -82,15 +88,29 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(variable: argument, problem: "unknown flag")
             }
             values[name] = value
+            flags.insert(name)
             index += 1
         }
-        self.values = values
+        Self.dropEnvironmentCounterparts(of: flags, in: &values)
+        self.values = try Self.resolvingFiles(values)
     }
 
-    /// `database-url` -> `DATABASE_URL`, `listen` -> `LATCH_LISTEN`.
+    /// `database-url` -> `DATABASE_URL`, `database-url-file` -> `DATABASE_URL_FILE`, `listen` -> `LATCH_LISTEN`.
     public static func variableName(forFlag flag: String) -> String {
         let upper = flag.uppercased().replacingOccurrences(of: "-", with: "_")
-        return upper == "DATABASE_URL" ? upper : "LATCH_" + upper
+        return upper == "DATABASE_URL" || upper == fileVariable(for: "DATABASE_URL") ? upper : "LATCH_" + upper
+    }
+
+    /// `DATABASE_URL_FILE` -> `database-url-file`, `LATCH_LISTEN` -> `listen`: the inverse of `variableName(forFlag:)`.
+    public static func flagName(forVariable name: String) -> String {
+        let bare = name.hasPrefix("LATCH_") ? String(name.dropFirst("LATCH_".count)) : name
+        return bare.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// Whether a variable is set to the empty string (or blanks), which `raw` reports as unset: for settings where
+    /// empty means "off" rather than "default".
+    public func isSetToEmpty(_ name: String) -> Bool {
+        values[name] != nil && raw(name) == nil
     }
 
     /// The raw value of a variable, empty strings counting as unset.

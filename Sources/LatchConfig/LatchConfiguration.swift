@@ -42,6 +42,9 @@ public struct LatchConfiguration: Sendable, Equatable {
 
     public var databaseURL: String
     public var listen: ListenAddress
+    /// Where `/metrics` is served, apart from the API; nil: nowhere. The API's port never serves it, because its
+    /// counters (mail sent, say) would tell anyone whether an address has an account.
+    public var metricsListen: ListenAddress?
     /// libmicrohttpd's thread pool.
     public var threads: Int
     /// Threads that run password hashing; requests beyond them queue.

@@ -1,8 +1,12 @@
 import AuthCore
 import HTTPServer
 
-/// The HTTP API of DESIGN.md §4 over an `AuthService`: build it once at start, `register(on:)` a `Router`, and
+/// The HTTP API over an `AuthService`: build it once at start, `register(on:)` a `Router`, and
 /// feed `recordCompletedRequest` from `HTTPServer`'s `onRequestCompleted` so `/metrics` sees every request.
+///
+/// `/metrics` is served by a router of its own (`registerMetrics(on:)`) on a listener of its own, never next to
+/// the API: its counters move with what the API does for an address (a reset mail sent or not), so on the API's
+/// port they would tell anyone whether an address has an account.
 ///
 /// ```swift
 /// let api = LatchAPI(auth: service, hashingPool: pool, isReady: { store.ping() },
@@ -11,6 +15,9 @@ import HTTPServer
 /// api.register(on: &router)           // then latchd adds well-known files and landing pages
 /// let server = HTTPServer(configuration: http, responder: router,
 ///                         onRequestCompleted: { api.recordCompletedRequest($0) })
+/// var metricsRouter = Router()
+/// api.registerMetrics(on: &metricsRouter)
+/// let metricsServer = HTTPServer(configuration: metricsHTTP, responder: metricsRouter)
 /// ```
 ///
 /// Routes are thin: decode, call AuthCore, encode. Errors are answered by `APIErrorMapper`; every answer carries
@@ -25,8 +32,11 @@ public struct LatchAPI: Sendable {
     public static let routes: [(method: HTTPMethod, path: String)] = [
         (.post, "/v1/signup"), (.post, "/v1/confirm"), (.post, "/v1/confirm/resend"), (.post, "/v1/signin"),
         (.post, "/v1/token/refresh"), (.post, "/v1/signout"), (.get, "/v1/me"), (.post, "/v1/password/forgot"),
-        (.post, "/v1/password/reset"), (.get, "/healthz"), (.get, "/readyz"), (.get, "/metrics"),
+        (.post, "/v1/password/reset"), (.get, "/healthz"), (.get, "/readyz"),
     ]
+
+    /// The routes `registerMetrics(on:)` adds, for the metrics listener.
+    public static let metricsRoutes: [(method: HTTPMethod, path: String)] = [(.get, "/metrics")]
 
     /// The request metrics behind `/metrics`; `trackRoute` more paths to give them their own label.
     public let metrics: RequestMetrics
@@ -71,6 +81,11 @@ public struct LatchAPI: Sendable {
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
+    }
+
+    /// Adds `GET /metrics` (Prometheus text: these request metrics, the hashing queue, `metricsSource`'s families)
+    /// to the metrics listener's router.
+    public func registerMetrics(on router: inout Router) {
         MetricsRoutes(context: context, metrics: metrics, source: metricsSource, hashingPool: hashingPool)
             .register(on: &router)
     }

@@ -9,7 +9,7 @@ extension PostgresAuthStore {
             SELECT d.user_id, u.email_key, d.expires_at, d.failures, d.last_failure_at
             FROM trusted_devices d JOIN users u ON u.id = d.user_id
             WHERE d.token_hash = \(tokenHash)
-            """).first
+            """, retry: .onConnectionLoss).first
         else { return nil }
         let count = try row.decode(Int.self, column: 3)
         let lastFailure = try row.decode(Date?.self, column: 4)

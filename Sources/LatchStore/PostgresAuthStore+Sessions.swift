@@ -57,7 +57,7 @@ extension PostgresAuthStore {
             SELECT \(unescaped: Self.sessionColumnList), \(unescaped: Self.userColumnList("u"))
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.access_token_hash = \(accessTokenHash)
-            """).first
+            """, retry: .onConnectionLoss).first
         else { return nil }
         return SessionLookup(
             session: try StoreRows.session(row),

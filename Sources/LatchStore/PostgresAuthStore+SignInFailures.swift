@@ -8,7 +8,9 @@ extension PostgresAuthStore {
         """
 
     public func signInFailures(emailKey: String) throws -> SignInFailures? {
-        guard let row = try pool.query(Self.selectSignInFailures, [emailKey]).first else { return nil }
+        guard let row = try pool.query(Self.selectSignInFailures, [emailKey], retry: .onConnectionLoss).first else {
+            return nil
+        }
         return SignInFailures(count: try row.decode(Int.self, column: 0), lastFailureAt: try row.decode(Date.self, column: 1))
     }
 

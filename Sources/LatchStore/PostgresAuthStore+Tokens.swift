@@ -47,7 +47,7 @@ extension PostgresAuthStore {
         guard let row = try pool.query("""
             SELECT user_id, purpose, expires_at, used_at, superseded_at, password_version
             FROM auth_tokens WHERE token_hash = \(hash)
-            """).first
+            """, retry: .onConnectionLoss).first
         else { return nil }
         return TokenRecord(
             userID: UserID(try row.decode(UUID.self, column: 0)),

@@ -57,13 +57,13 @@ extension PostgresAuthStore {
     public func findUser(email: EmailAddress) throws -> UserRecord? {
         try pool.query("""
             SELECT \(unescaped: Self.userColumnList()) FROM users WHERE email_key = \(email.key)::text
-            """).first.map { try StoreRows.user($0) }
+            """, retry: .onConnectionLoss).first.map { try StoreRows.user($0) }
     }
 
     public func findUser(id: UserID) throws -> UserRecord? {
         try pool.query("""
             SELECT \(unescaped: Self.userColumnList()) FROM users WHERE id = \(id.rawValue)
-            """).first.map { try StoreRows.user($0) }
+            """, retry: .onConnectionLoss).first.map { try StoreRows.user($0) }
     }
 
     /// Only an unconfirmed row is touched, so the first confirmation time (and updated_at) stay.

@@ -6,11 +6,15 @@ import PostgresClient
 ///
 /// Each port method is one transaction, and most are one statement (CTEs carry the dependent writes), so the hot
 /// paths cost one round trip: bearer lookup, confirm, refresh, reset, token issue. Every value travels as a bound
-/// parameter; no SQL text is ever built from input (DESIGN.md §6.6). Times come from AuthCore (`now`/`at`), never
+/// parameter; no SQL text is ever built from input. Times come from AuthCore (`now`/`at`), never
 /// from the server's `now()`, so TTLs and windows follow the injected clock.
 ///
 /// Every insert into `outbox` also runs `pg_notify(outboxChannel, '')` in its transaction, so a worker blocked in
 /// `PostgresOutboxWakeup.wait` wakes when the mail commits.
+///
+/// Only reads are sent again after their connection broke (`retry: .onConnectionLoss`): a write whose answer was
+/// lost may have committed, and running a refresh rotation or a redemption twice would turn one request into a
+/// false "reused" or "already used".
 public struct PostgresAuthStore: AuthStore, Sendable {
     /// The channel latchd's outbox worker LISTENs on unless configured otherwise.
     public static let defaultOutboxChannel = "latch_outbox"

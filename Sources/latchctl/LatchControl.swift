@@ -56,8 +56,10 @@ struct LatchControl {
         }
     }
 
+    /// One line on stderr; the message may quote a value from the database or the command line, whose control
+    /// characters are escaped (`VisibleText`).
     private static func fail(_ message: String, code: Int32) -> Int32 {
-        let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let line = VisibleText.escaped(message.split(whereSeparator: \.isNewline).joined(separator: " "))
         write("latchctl: \(line)\n", to: .standardError)
         return code
     }

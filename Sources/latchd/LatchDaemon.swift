@@ -40,6 +40,9 @@ struct LatchDaemon {
             exit(1)
         }
         log.log("latchd listening", ["address": .string("\(configuration.listen.host):\(application.port)")])
+        if let metrics = configuration.metricsListen, let port = application.metricsPort {
+            log.log("metrics listening", ["address": .string("\(metrics.host):\(port)"), "path": .string("/metrics")])
+        }
 
         let signal = signals.wait()
         log.log("shutting down", ["signal": .string(signal)])
@@ -53,6 +56,8 @@ struct LatchDaemon {
 
             Every setting is an environment variable; --flag-name VALUE sets LATCH_FLAG_NAME
             (--database-url sets DATABASE_URL). Flags win over the environment.
+
+            \(ConfigurationLoader.secretFilesHelp)
 
             """
         for variable in ConfigurationLoader.variables {

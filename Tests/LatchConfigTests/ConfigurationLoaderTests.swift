@@ -40,6 +40,21 @@ import Testing
         #expect(config.auth.rateLimits.signInPerIP == .init(limit: 7, window: 120))
     }
 
+    /// Metrics have a listener of their own, on loopback unless told otherwise; empty turns it off.
+    @Test func metricsListenDefaultsToLoopbackAndEmptyTurnsItOff() throws {
+        #expect(try load().metricsListen == .init(host: "127.0.0.1", port: 9464))
+        #expect(try load(["LATCH_METRICS_LISTEN": "0.0.0.0:9100"]).metricsListen == .init(host: "0.0.0.0", port: 9100))
+        #expect(try load(["LATCH_METRICS_LISTEN": ""]).metricsListen == nil)
+        #expect(try load(["LATCH_METRICS_LISTEN": "  "]).metricsListen == nil)
+        #expect(try load(arguments: ["--metrics-listen="]).metricsListen == nil)
+        #expect(try load(["LATCH_METRICS_LISTEN": ""], arguments: ["--metrics-listen", "[::1]:9464"]).metricsListen
+            == .init(host: "::1", port: 9464))
+        #expect(problemVariable(["LATCH_METRICS_LISTEN": "9464"]) == "LATCH_METRICS_LISTEN")
+        #expect(problemVariable(["LATCH_LISTEN": "127.0.0.1:9000", "LATCH_METRICS_LISTEN": "127.0.0.1:9000"])
+            == "LATCH_METRICS_LISTEN")
+        #expect(try load(["LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0"]).metricsListen?.port == 0)
+    }
+
     @Test func ipv6ListenAddress() throws {
         let config = try load(["LATCH_LISTEN": "[::1]:8443"])
         #expect(config.listen == .init(host: "::1", port: 8443))
@@ -126,5 +141,10 @@ import Testing
         for variable in ConfigurationLoader.variables {
             #expect(readme.contains("| `\(variable.name)` |"), "README.md lacks \(variable.name)")
         }
+        // And nothing else: a row for a variable the loader does not read would mislead.
+        let section = readme.components(separatedBy: "\n## Configuration\n").last?.components(separatedBy: "\n## ").first ?? ""
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+            .map { $0.dropFirst(3).prefix { $0 != "`" } }.map(String.init)
+        #expect(rows == ConfigurationLoader.variables.map(\.name))
     }
 }

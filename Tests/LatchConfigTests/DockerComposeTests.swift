@@ -77,6 +77,22 @@ import Testing
         #expect(compose == lines)
     }
 
+    /// Prometheus scrapes latchd's metrics listener over the compose network; the host never reaches it, since
+    /// metrics are kept off anything the public can reach.
+    @Test func metricsAreScrapedOnTheComposeNetworkAndNotPublished() throws {
+        let text = try Self.composeText()
+        let compose = LineReader.read(text)
+        #expect(compose.services["latchd"]?.environment.contains("LATCH_METRICS_LISTEN") == true)
+        #expect(text.contains("LATCH_METRICS_LISTEN: 0.0.0.0:9464"))
+        #expect(compose.services["prometheus"]?.dependsOn == ["latchd"])
+        #expect(compose.services["prometheus"]?.hasHealthcheck == true)
+        let published = LineReader.entries(of: "ports", in: "latchd", text)
+        #expect(published == ["8080:8080"])
+        let prometheus = try String(contentsOf: Self.root.appendingPathComponent("docker/prometheus.yml"), encoding: .utf8)
+        #expect(prometheus.contains(#"targets: ["latchd:9464"]"#))
+        #expect(text.contains("./docker/prometheus.yml:/etc/prometheus/prometheus.yml"))
+    }
+
     @Test func dockerfileShipsTheMigrations() throws {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let copies = dockerfile.split(separator: "\n").filter { $0.hasPrefix("COPY ") }
@@ -147,6 +163,26 @@ extension DockerComposeTests {
                 }
             }
             return compose
+        }
+
+        /// The `- entry` lines of one section of one service (e.g. latchd's `ports`), quotes and comments removed.
+        static func entries(of section: String, in service: String, _ text: String) -> [String] {
+            var current: (service: String?, section: String?) = (nil, nil)
+            var found: [String] = []
+            for raw in text.split(separator: "\n") {
+                let line = raw.prefix { $0 != "#" }
+                let content = line.trimmingCharacters(in: .whitespaces)
+                guard !content.isEmpty else { continue }
+                switch line.prefix(while: { $0 == " " }).count {
+                case 0: current = (nil, nil)
+                case 2: current = (key(content), nil)
+                case 4: current.section = key(content)
+                case 6 where current.service == service && current.section == section && content.hasPrefix("- "):
+                    found.append(content.dropFirst(2).trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")))
+                default: continue
+                }
+            }
+            return found
         }
 
         /// `name:` or `name: value` -> `name`, quotes removed.

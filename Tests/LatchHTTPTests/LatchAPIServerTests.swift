@@ -13,6 +13,10 @@ import Testing
                                 responder: harness.router, onRequestCompleted: { api.recordCompletedRequest($0) })
         try server.start()
         defer { server.stop(timeout: .seconds(2)) }
+        let metricsServer = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 1),
+                                       responder: harness.metricsRouter)
+        try metricsServer.start()
+        defer { metricsServer.stop(timeout: .seconds(2)) }
         let client = try HTTPTestClient(port: server.port)
 
         let signUp = try client.sendJSON("POST", "/v1/signup",
@@ -39,7 +43,8 @@ import Testing
             .sendJSON("POST", "/v1/signin", json: #"{"email":"a@b.co","password":"\#(tooBig)"}"#)
         #expect(huge.status == 413)
 
-        let metrics = try client.send("GET", "/metrics")
+        #expect(try client.send("GET", "/metrics").status == 404)
+        let metrics = try HTTPTestClient(port: metricsServer.port).send("GET", "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.text.contains(#"latch_http_requests_total{method="POST",route="/v1/signup",status="2xx"} 1"#))
         #expect(metrics.text.contains(#"latch_http_requests_total{method="GET",route="/v1/me",status="4xx"} 1"#))

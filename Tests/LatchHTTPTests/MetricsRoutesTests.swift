@@ -13,7 +13,7 @@ import Testing
         let api = try APIHarness(metricsSource: source)
         api.api.recordCompletedRequest(RequestLogEntry(method: "GET", path: "/v1/me", status: 200,
                                                        durationMicroseconds: 300, clientAddress: "", completed: true))
-        let response = api.get("/metrics")
+        let response = api.scrape()
         #expect(response.status == .ok)
         #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
         #expect(response.text.contains(#"latch_http_requests_total{method="GET",route="/v1/me",status="2xx"} 1"#))
@@ -24,10 +24,22 @@ import Testing
 
     @Test func failingSourceIsReportedAsDown() throws {
         let api = try APIHarness(metricsSource: ClosureMetricsSource { throw SourceDown() })
-        let response = api.get("/metrics")
+        let response = api.scrape()
         #expect(response.status == .ok)
         #expect(response.text.contains("latch_metrics_source_up 0\n"))
         #expect(response.text.contains("# TYPE latch_http_requests_total counter"))
+    }
+
+    /// On the API's port /metrics would be an account-existence oracle (the sent-mail counter moves after a reset
+    /// request for a known address only), so only the metrics listener's router has it.
+    @Test func theAPIRouterDoesNotServeMetricsAndTheMetricsRouterNothingElse() throws {
+        let api = try APIHarness()
+        #expect(api.get("/metrics").status == .notFound)
+        #expect(api.scrape().status == .ok)
+        #expect(api.scrape("/healthz").status == .notFound)
+        #expect(api.scrape("/v1/me").status == .notFound)
+        #expect(!LatchAPI.routes.contains { $0.path == "/metrics" })
+        #expect(LatchAPI.metricsRoutes.map(\.path) == ["/metrics"])
     }
 
     @Test func apiRoutesAreTrackedByDefault() throws {
@@ -36,7 +48,7 @@ import Testing
             api.api.recordCompletedRequest(RequestLogEntry(method: route.method.rawValue, path: route.path, status: 200,
                                                            durationMicroseconds: 1, clientAddress: "", completed: true))
         }
-        let text = api.get("/metrics").text
+        let text = api.scrape().text
         for route in LatchAPI.routes {
             #expect(text.contains(#"route="\#(route.path)",status="2xx"} 1"#), "\(route.path)")
         }

@@ -8,7 +8,8 @@ import Testing
     func startDaemon(databaseURL: String, extra: [String: String] = [:]) throws -> (DaemonProcess, Int) {
         let mail = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-mail-\(UUID().uuidString)")
         var environment = [
-            "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_MAIL_DIR": mail.path,
+            "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
+            "LATCH_MAIL_DIR": mail.path,
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
         ]
         environment.merge(extra) { $1 }
@@ -24,8 +25,9 @@ import Testing
 
     enum DaemonError: Error { case didNotStart(String) }
 
-    static func loggedPort(_ log: String) -> Int? {
-        for line in log.split(separator: "\n") where line.contains("\"latchd listening\"") {
+    /// The port in the address of the first `message` log line (by default the API's).
+    static func loggedPort(_ log: String, message: String = "latchd listening") -> Int? {
+        for line in log.split(separator: "\n") where line.contains("\"\(message)\"") {
             guard let data = line.data(using: .utf8),
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let address = object["address"] as? String,
@@ -94,6 +96,56 @@ import Testing
         let daemon = try DaemonProcess("latchd", environment: ["LATCH_MAIL_DIR": "/tmp/latch-unused"])
         #expect(daemon.wait() == 2)
         #expect(daemon.standardError.contains("DATABASE_URL"))
+    }
+
+    /// Secrets read from files stay out of argv (`ps`): the daemon starts with its database URL in a file.
+    @Test func theDatabaseURLCanComeFromAFile() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-db-url-\(UUID().uuidString)")
+        try Data((database.url + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (daemon, port) = try startDaemon(databaseURL: "", extra: ["DATABASE_URL_FILE": file.path])
+        #expect(DaemonProcess.waitFor(port: port, path: "/readyz", status: 200))
+        daemon.signal(SIGTERM)
+        #expect(daemon.wait() == 0)
+    }
+
+    @Test func anUnreadableSecretFileExitsWithCodeTwoNamingTheVariable() throws {
+        let daemon = try DaemonProcess("latchd", environment: [
+            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused",
+            "LATCH_SMTP_URL_FILE": "/nonexistent/latch-smtp-url",
+        ])
+        #expect(daemon.wait() == 2)
+        #expect(daemon.standardError.contains("LATCH_SMTP_URL_FILE"))
+    }
+
+    @Test func helpSaysSecretsCanComeFromFiles() throws {
+        let daemon = try DaemonProcess("latchd", arguments: ["--help"], environment: [:])
+        #expect(daemon.wait() == 0)
+        for text in ["DATABASE_URL_FILE", "LATCH_SMTP_URL_FILE", "--database-url-file", "--smtp-url-file"] {
+            #expect(daemon.standardOutput.contains(text), "latchd --help lacks \(text)")
+        }
+    }
+
+    /// The daemon logs where its metrics are; they are served there and not on the API's port.
+    @Test func metricsAreServedOnTheMetricsListenerOnly() throws {
+        let database = try TestDatabase.create()
+        defer { database.drop() }
+        let (daemon, port) = try startDaemon(databaseURL: database.url)
+        defer { daemon.signal(SIGTERM); daemon.wait() }
+        var logged: Int?
+        let deadline = Date().addingTimeInterval(10)
+        while logged == nil, Date() < deadline {
+            logged = Self.loggedPort(daemon.standardError, message: "metrics listening")
+            if logged == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        let metricsPort = try #require(logged, "no metrics listening line: \(daemon.standardError)")
+        #expect(metricsPort != port)
+        #expect(try HTTPTestClient(port: port).send("GET", "/metrics").status == 404)
+        let scrape = try HTTPTestClient(port: metricsPort).send("GET", "/metrics")
+        #expect(scrape.status == 200)
+        #expect(scrape.text.contains("latch_http_requests_total"))
     }
 
     @Test func sigintStopsCleanly() throws {

@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// `LogWriter(handle: FileHandle(forWritingAtPath: …)!)` leaves the writer the only owner of the handle; were it
+    /// released, its descriptor would close and the next file opened would get the number and the log lines.
+    @Test func keepsTheHandleItWasGivenOpen() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let logURL = directory.appendingPathComponent("log-\(UUID().uuidString)")
+        let otherURL = directory.appendingPathComponent("other-\(UUID().uuidString)")
+        for url in [logURL, otherURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        defer { for url in [logURL, otherURL] { try? FileManager.default.removeItem(at: url) } }
+
+        let log = LogWriter(handle: try FileHandle(forWritingTo: logURL))
+        let other = try FileHandle(forWritingTo: otherURL)
+        log.log("kept")
+        try other.close()
+        #expect(try String(contentsOf: logURL, encoding: .utf8).contains(#""msg":"kept""#))
+        #expect(try String(contentsOf: otherURL, encoding: .utf8).isEmpty, "the line went to another file")
+    }
+
     @Test func everyLineIsJSONWithEscapedValues() throws {
         let hostile = "quote \" backslash \\ newline \n cr \r tab \t nul \u{0} del \u{7F} ls \u{2028} é ✓"
         let records = try lines { log in

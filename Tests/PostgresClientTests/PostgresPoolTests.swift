@@ -81,16 +81,6 @@ import Testing
         }
     }
 
-    @Test func statementKilledWithItsConnectionIsRetriedOnce() throws {
-        try withDatabase(maxConnections: 2) { pool, _ throws in
-            try pool.query("CREATE SEQUENCE attempts")
-            // The first attempt kills its own backend; the retry (a new connection) sees attempt 2 and succeeds.
-            let sql = "SELECT CASE WHEN nextval('attempts') = 1 THEN pg_terminate_backend(pg_backend_pid()) ELSE true END"
-            #expect(try pool.query(sql, []).scalar(Bool.self) == true)
-            #expect(try pool.query("SELECT last_value FROM attempts").scalar(Int.self) == 2)
-        }
-    }
-
     @Test func brokenConnectionInsideWithConnectionIsDiscardedNotRetried() throws {
         try withDatabase(maxConnections: 1) { pool, _ throws in
             let firstPID = try pool.query("SELECT pg_backend_pid()").scalar(Int.self)

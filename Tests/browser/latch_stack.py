@@ -51,6 +51,7 @@ class LatchStack:
         environment.update({
             "DATABASE_URL": self._database_url(),
             "LATCH_LISTEN": f"127.0.0.1:{self.port}",
+            "LATCH_METRICS_LISTEN": "127.0.0.1:0",  # not the fixed default: other daemons may run beside it
             "LATCH_LINK_BASE": self.base,
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_PRODUCT_NAME": "Latch Browser Test",

@@ -62,3 +62,28 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     /// Whether the link holds a secret, so it must never be persisted or logged.
     public var carriesSecret: Bool { token != nil }
 }
+
+extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `confirmAuth(token: <redacted>)`, `itemDetail(id: "42")`, `home`: never the token (see `Redaction`).
+    public var description: String {
+        switch self {
+        case .home: "home"
+        case .profile: "profile"
+        case .itemList: "itemList"
+        case .itemDetail(let id): "itemDetail(id: \(String(reflecting: id)))"
+        case .confirmAuth: "confirmAuth(token: \(Redaction.marker))"
+        case .resetPassword: "resetPassword(token: \(Redaction.marker))"
+        }
+    }
+
+    public var debugDescription: String { "AppDeepLink." + description }
+
+    /// What `dump` and debuggers show: the case and its non-secret payload.
+    public var customMirror: Mirror {
+        switch self {
+        case .home, .profile, .itemList: Mirror(self, children: [:], displayStyle: .enum)
+        case .itemDetail(let id): Mirror(self, children: ["id": id], displayStyle: .enum)
+        case .confirmAuth, .resetPassword: Mirror(self, children: ["token": Redaction.marker], displayStyle: .enum)
+        }
+    }
+}

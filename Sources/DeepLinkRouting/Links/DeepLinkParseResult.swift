@@ -27,3 +27,22 @@ public enum DeepLinkParseResult: Hashable, Sendable {
         if case .rejected(let rejection) = self { rejection } else { nil }
     }
 }
+
+extension DeepLinkParseResult: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `recognized(DeepLinkRoute(path: [resetPassword(token: <redacted>)]))`: never a token (see `Redaction`).
+    public var description: String {
+        switch self {
+        case .recognized(let route): "recognized(\(route))"
+        case .rejected(let rejection): "rejected(\(rejection.caseDescription))"
+        }
+    }
+
+    public var debugDescription: String { "DeepLinkParseResult." + description }
+
+    public var customMirror: Mirror {
+        switch self {
+        case .recognized(let route): Mirror(self, children: ["recognized": route], displayStyle: .enum)
+        case .rejected(let rejection): Mirror(self, children: ["rejected": rejection], displayStyle: .enum)
+        }
+    }
+}

@@ -64,3 +64,13 @@ extension DeepLinkRoute: Codable {
         try container.encode(path, forKey: .path)
     }
 }
+
+extension DeepLinkRoute: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `DeepLinkRoute(path: [confirmAuth(token: <redacted>)])`: never the token (see `Redaction`).
+    public var description: String { "DeepLinkRoute(path: \(Redaction.list(path)))" }
+
+    public var debugDescription: String { description }
+
+    /// Each screen reflects itself, redacted.
+    public var customMirror: Mirror { Mirror(self, children: ["path": path], displayStyle: .struct) }
+}

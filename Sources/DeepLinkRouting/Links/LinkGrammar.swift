@@ -11,6 +11,10 @@ enum LinkGrammar {
     static let tokenParameter = "token"
     static let idParameter = "id"
 
+    /// The words a link is made of besides its values: destination and parameter names. Rejections may print them
+    /// (they are no secret), unlike text copied from a URL.
+    static let vocabulary: Set<String> = Set(Name.allCases.map(\.rawValue) + [tokenParameter, idParameter])
+
     private enum Name: String, CaseIterable {
         case home, profile, items, item, confirmAuth, resetPassword
 

@@ -7,3 +7,24 @@ public enum DeepLinkOutcome: Hashable, Sendable {
     /// The link was not understood: the stack fell back to its root.
     case rejected(DeepLinkRejection)
 }
+
+extension DeepLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `opened(DeepLinkRoute(path: [confirmAuth(token: <redacted>)]))`: never a token (see `Redaction`).
+    public var description: String {
+        switch self {
+        case .opened(let route): "opened(\(route))"
+        case .deferred(let route): "deferred(\(route))"
+        case .rejected(let rejection): "rejected(\(rejection.caseDescription))"
+        }
+    }
+
+    public var debugDescription: String { "DeepLinkOutcome." + description }
+
+    public var customMirror: Mirror {
+        switch self {
+        case .opened(let route): Mirror(self, children: ["opened": route], displayStyle: .enum)
+        case .deferred(let route): Mirror(self, children: ["deferred": route], displayStyle: .enum)
+        case .rejected(let rejection): Mirror(self, children: ["rejected": rejection], displayStyle: .enum)
+        }
+    }
+}

@@ -134,3 +134,25 @@ public struct NavigationState: Hashable, Sendable {
         if authState == .loggedOut { path = [] }
     }
 }
+
+extension NavigationState: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The auth state, root, stack and pending route, with every token redacted (see `Redaction`).
+    public var description: String {
+        "NavigationState(authState: \(authState), root: \(root), path: \(Redaction.list(path)), "
+            + "pendingRoute: \(pendingRoute.map(\.description) ?? "nil"))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// The stored properties, each of which reflects itself redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "parser": parser, "authState": authState, "path": path, "pendingRoute": pendingRoute as Any,
+                "signUpEmail": signUpEmail as Any,
+            ],
+            displayStyle: .struct
+        )
+    }
+}

@@ -52,7 +52,9 @@ struct StrictJSONValidator {
         index += 1  // {
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return true }
-        var names = Set<[UInt8]>()
+        // Names are compared as decoded Swift strings, the way Foundation keys its containers: `"\u0065mail"` is
+        // `"email"`, and two canonically equivalent spellings are one name to Foundation, so one name here too.
+        var names = Set<String>()
         while true {
             skipWhitespace()
             guard let name = string(), names.insert(name).inserted else { return false }
@@ -76,18 +78,19 @@ struct StrictJSONValidator {
         }
     }
 
-    /// A string's content with escapes resolved (to compare object names), or nil if it is not a valid string.
-    private mutating func string() -> [UInt8]? {
+    /// A string's content with every escape resolved (to compare object names), or nil if it is not a valid string:
+    /// an unescaped control character, an unknown escape, a lone surrogate or bytes that are not UTF-8.
+    private mutating func string() -> String? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         var content: [UInt8] = []
         while let byte = current {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return content
+                return String(validating: content, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard let escaped = escape() else { return nil }
-                content += escaped
+                guard let scalar = escape() else { return nil }
+                UTF8.encode(scalar) { content.append($0) }
             case 0x00..<0x20:
                 return nil  // control characters must be escaped
             default:
@@ -97,28 +100,58 @@ struct StrictJSONValidator {
         return nil
     }
 
-    private mutating func escape() -> [UInt8]? {
+    /// The character one escape stands for; `index` is just past the backslash.
+    private mutating func escape() -> Unicode.Scalar? {
         guard let byte = current else { return nil }
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return [byte]
-        case UInt8(ascii: "b"): return [0x08]
-        case UInt8(ascii: "f"): return [0x0C]
-        case UInt8(ascii: "n"): return [0x0A]
-        case UInt8(ascii: "r"): return [0x0D]
-        case UInt8(ascii: "t"): return [0x09]
-        case UInt8(ascii: "u"):
-            guard index + 4 <= bytes.count else { return nil }
-            let hex = bytes[index..<index + 4]
-            guard hex.allSatisfy(Self.isHexDigit) else { return nil }
-            index += 4
-            return [UInt8(ascii: "u")] + hex  // names are compared by their escape, which is exact enough here
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"): return unicodeEscape()
         default: return nil
         }
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    /// `XXXX` after `\u`, or a UTF-16 surrogate pair `XXXX\uXXXX`. A lone surrogate encodes no character, so it is
+    /// refused rather than guessed at (Foundation and a proxy might each replace it differently).
+    private mutating func unicodeEscape() -> Unicode.Scalar? {
+        guard let unit = hexCodeUnit() else { return nil }
+        switch unit {
+        case 0xD800...0xDBFF:
+            guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = hexCodeUnit(),
+                  (0xDC00...0xDFFF).contains(low)
+            else { return nil }
+            return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
+        case 0xDC00...0xDFFF:
+            return nil
+        default:
+            return Unicode.Scalar(unit)
+        }
+    }
+
+    /// Four hex digits as one UTF-16 code unit.
+    private mutating func hexCodeUnit() -> UInt16? {
+        guard index + 4 <= bytes.count else { return nil }
+        var unit: UInt16 = 0
+        for byte in bytes[index..<index + 4] {
+            guard let digit = Self.hexValue(byte) else { return nil }
+            unit = unit << 4 | UInt16(digit)
+        }
+        index += 4
+        return unit
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {

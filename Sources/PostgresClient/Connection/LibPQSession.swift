@@ -18,6 +18,8 @@ struct LibPQSession {
     private let statementCapacity: Int
     private var statementCounter = 0
     var savepointCounter = 0
+    /// Messages the server sent outside any statement; libpq calls into it while parsing input.
+    private let unsolicited = UnsolicitedMessages()
 
     /// Session settings every connection gets, so timestamps come back in UTC, ISO format, and text is UTF-8.
     private static let sessionKeywords = ["dbname", "options", "client_encoding"]
@@ -37,8 +39,12 @@ struct LibPQSession {
             PQfinish(connection)
             throw .connection(message: message)
         }
-        // libpq prints server NOTICEs to stderr by default; a daemon's stderr is its log, so drop them.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // libpq prints server NOTICEs to stderr by default; a daemon's stderr is its log, so they are not printed.
+        // The receiver only notes a FATAL one: sent to an idle session, it is the server ending that session.
+        PQsetNoticeReceiver(connection, { context, result in
+            guard let context, let result else { return }
+            Unmanaged<UnsolicitedMessages>.fromOpaque(context).takeUnretainedValue().received(result)
+        }, Unmanaged.passUnretained(unsolicited).toOpaque())
         self.handle = connection
     }
 
@@ -59,17 +65,27 @@ struct LibPQSession {
     }
 
     /// Cheap liveness check without a round trip: an idle connection's socket is readable only if the server sent
-    /// something unsolicited, which for a pooled connection is its shutdown notice or EOF. Notifications read on
-    /// the way are kept for `PQnotifies` unless `discardingNotifications` (a pooled connection someone LISTENed on
-    /// must not accumulate them forever).
+    /// something unsolicited, which for a pooled connection is its shutdown notice (a FATAL error) or EOF.
+    /// Notifications read on the way are kept for `PQnotifies` unless `discardingNotifications` (a pooled
+    /// connection someone LISTENed on must not accumulate them forever).
+    ///
+    /// A pool relies on this to tell "broken before the statement was sent" (safe to run elsewhere) from "broken
+    /// while it ran" (may have committed), so it reads until the socket is drained: one read returns the FATAL
+    /// message and only the next one sees the EOF behind it.
     func isAliveWhenIdle(discardingNotifications: Bool) -> Bool {
-        guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        guard let handle, PQstatus(handle) == CONNECTION_OK, !unsolicited.sessionEnded else { return false }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, 0) > 0, PQconsumeInput(handle) == 0 { return false }
+        var reads = 0
+        while reads < 16, poll(&descriptor, 1, 0) > 0 {
+            guard PQconsumeInput(handle) != 0 else { return false }
+            reads += 1
+        }
+        // Parses what was read: a FATAL error reaches the notice receiver, notifications the queue.
+        _ = PQisBusy(handle)
         if discardingNotifications {
             while let notification = PQnotifies(handle) { PQfreemem(notification) }
         }
-        return PQstatus(handle) == CONNECTION_OK
+        return PQstatus(handle) == CONNECTION_OK && !unsolicited.sessionEnded
     }
 
     /// Runs one or more statements without parameters (simple query protocol); returns the last result.

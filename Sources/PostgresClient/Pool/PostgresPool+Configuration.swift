@@ -35,3 +35,15 @@ extension PostgresPool {
         public var maxConnections: Int
     }
 }
+
+extension PostgresPool {
+    /// Whether `query` may run a statement again after its connection broke while it ran.
+    public enum Retry: Sendable, Equatable {
+        /// Never: the statement may have committed before the answer was lost (a token spent or rotated, a row
+        /// inserted), and running it again would act twice, e.g. see its own first run as a replay. The default.
+        case never
+        /// Once, on a fresh connection: for statements whose second run does no harm, such as reads and writes
+        /// that set a value rather than change it.
+        case onConnectionLoss
+    }
+}

@@ -48,19 +48,44 @@ public final class PostgresPool: Sendable {
         }
     }
 
-    /// Runs one statement on a pooled connection (prepared and cached per connection). A connection-level
-    /// failure is retried once on a fresh connection: outside a transaction, a statement cut off by a dropped
-    /// connection either never reached the server or was rolled back with it — except in the rare case where the
-    /// connection dropped after the server committed but before it answered.
+    /// Runs one statement on a pooled connection (prepared and cached per connection).
+    ///
+    /// When no connection could be had (the server refused or was unreachable) nothing was sent, and the
+    /// statement is tried once more on a fresh connection whatever `retry` says; a connection the server had
+    /// already dropped is found out before anything is sent on it (see `lease()`). A connection that breaks once
+    /// the statement was sent leaves it unknown whether the server ran, even committed, it: the server may have
+    /// committed and then lost the answer. Such a statement is run again only with `retry: .onConnectionLoss`.
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresBindable]) throws(PostgresError)
         -> PostgresQueryResult
     {
-        do {
-            return try withLeasedConnection { connection throws(PostgresError) in try connection.query(sql, parameters) }
-        } catch where error.isConnectionFailure {
-            return try withLeasedConnection { connection throws(PostgresError) in try connection.query(sql, parameters) }
+        try query(sql, parameters, retry: .never)
+    }
+
+    /// `query(_:_:)`, stating whether the statement may run again after its connection broke while it ran.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresBindable], retry: Retry)
+        throws(PostgresError) -> PostgresQueryResult
+    {
+        switch attempt(sql, parameters) {
+        case .answered(let result):
+            return result
+        case .notSent(let error) where error.isConnectionFailure,
+             .lost(let error) where error.isConnectionFailure && retry == .onConnectionLoss:
+            switch attempt(sql, parameters) {
+            case .answered(let result): return result
+            case .notSent(let error), .lost(let error): throw error
+            }
+        case .notSent(let error), .lost(let error):
+            throw error
         }
+    }
+
+    /// `query(_:retry:)` for a statement whose values were bound where they appear. (The `(String, [binds])` forms
+    /// take no default for their binds, so a string literal given here can only mean this one.)
+    @discardableResult
+    public func query(_ query: PostgresQuery, retry: Retry) throws(PostgresError) -> PostgresQueryResult {
+        try self.query(query.sql, query.binds, retry: retry)
     }
 
     /// Runs `body` in a transaction on one pooled connection: COMMIT on return, ROLLBACK and rethrow on error.
@@ -80,9 +105,10 @@ public final class PostgresPool: Sendable {
     }
 
     /// Sends a notification to `channel` (`SELECT pg_notify($1, $2)`); listeners get it when the current
-    /// transaction commits (here: at once).
+    /// transaction commits (here: at once). Retried after a lost connection: a listener woken twice only looks
+    /// once more.
     public func notify(channel: String, payload: String = "") throws(PostgresError) {
-        try query("SELECT pg_notify($1, $2)", [channel, payload])
+        try query("SELECT pg_notify($1, $2)", [channel, payload], retry: .onConnectionLoss)
     }
 
     /// Current counts of open and idle connections.
@@ -100,20 +126,34 @@ public final class PostgresPool: Sendable {
         idle.forEach { $0.close() }
     }
 
-    private func withLeasedConnection<T>(_ body: (PostgresConnection) throws(PostgresError) -> T)
-        throws(PostgresError) -> T
-    {
-        let connection = try lease()
+    /// How one run of a statement ended.
+    private enum Attempt {
+        case answered(PostgresQueryResult)
+        /// No connection was had, so the statement never left this process.
+        case notSent(PostgresError)
+        /// The statement was sent; the error says why no answer came.
+        case lost(PostgresError)
+    }
+
+    private func attempt(_ sql: String, _ parameters: [any PostgresBindable]) -> Attempt {
+        let connection: PostgresConnection
         do {
-            let value = try body(connection)
+            connection = try lease()
+        } catch {
+            return .notSent(error)
+        }
+        do {
+            let result = try connection.query(sql, parameters)
             release(connection, broken: false)
-            return value
+            return .answered(result)
         } catch {
             release(connection, broken: error.isConnectionFailure)
-            throw error
+            return .lost(error)
         }
     }
 
+    /// A connection ready for a statement: an idle one that is still alive (checked just now, without a round
+    /// trip, so one the server dropped while it sat in the pool is never sent anything), or a new one.
     private func lease() throws(PostgresError) -> PostgresConnection {
         guard !state.withLock({ $0.closed }) else { throw .poolClosed }
         guard permits.wait(timeout: .now() + Self.dispatchInterval(configuration.acquireTimeout)) == .success else {

@@ -1,3 +1,5 @@
+import LatchConfig
+
 /// latchctl's commands, as one tree of values: `HelpText` prints it, `ArgumentParser` walks it.
 enum CommandTree {
     static var root: CommandSpec {
@@ -12,7 +14,8 @@ enum CommandTree {
                 latchctl connects to PostgreSQL directly (DATABASE_URL or --database-url) and reads the same
                 LATCH_* settings as latchd (link base, app scheme, TTLs, Argon2 parameters, retention).
                 Exit codes: 0 success, 1 the operation failed, 2 usage or configuration error.
-                """
+
+                """ + ConfigurationLoader.secretFilesHelp
         )
     }
 }

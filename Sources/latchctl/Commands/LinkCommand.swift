@@ -34,12 +34,13 @@ enum LinkCommand {
         let operations = try context.operations(queuesMail: send)
         let lifetime = ttl ?? operations.defaultLifetime(purpose)
         let link = try operations.issueLink(email: email, purpose: purpose, ttl: lifetime, send: send)
+        let shownEmail = Display.text(link.user.email)
         let text = """
-            \(purpose.rawValue) link for \(link.user.email), valid until \(Display.timestamp(link.expiresAt)) \
+            \(purpose.rawValue) link for \(shownEmail), valid until \(Display.timestamp(link.expiresAt)) \
             (\(DurationParser.format(lifetime)))
             universal:     \(link.universalURL.absoluteString)
             custom scheme: \(link.customSchemeURL.absoluteString)
-            \(send ? "mail queued for \(link.user.email)" : "no mail queued: this is the only copy of the link")
+            \(send ? "mail queued for \(shownEmail)" : "no mail queued: this is the only copy of the link")
             """
         return CommandOutput(text: text, json: .object([
             "email": .string(link.user.email), "user_id": .string(link.user.id.description),

@@ -18,7 +18,7 @@ enum MigrateCommand {
         let applied = try migrator.migrate()
         let text = applied.isEmpty
             ? "schema is up to date"
-            : applied.map { "applied \($0.fileName)" }.joined(separator: "\n")
+            : applied.map { "applied \(Display.text($0.fileName))" }.joined(separator: "\n")
         return CommandOutput(text: text, json: .object(["applied": .array(applied.map(json))]))
     }
 
@@ -30,7 +30,7 @@ enum MigrateCommand {
         for migration in status.pending {
             table.append([String(migration.version), migration.name, "pending", "-"])
         }
-        let problems = status.problems.map { String(describing: $0) }
+        let problems = status.problems.map { Display.text(String(describing: $0)) }
         let text = table.rendered() + problems.map { "problem: \($0)\n" }.joined()
         return CommandOutput(text: text, json: .object([
             "applied": .array(status.applied.map { migration in

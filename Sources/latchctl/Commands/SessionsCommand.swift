@@ -35,7 +35,7 @@ enum SessionsCommand {
                 Display.text(session.ip), Display.text(session.userAgent),
             ])
         }
-        let text = sessions.isEmpty ? "\(user.email) has no sessions" : table.rendered()
+        let text = sessions.isEmpty ? "\(Display.text(user.email)) has no sessions" : table.rendered()
         return CommandOutput(text: text, json: .array(sessions.map { summary in
             let session = summary.session
             return .object([
@@ -60,7 +60,7 @@ enum SessionsCommand {
             ]))
         }
         let revoked = try context.operations().revokeAllSessions(email: email)
-        return CommandOutput(text: "revoked \(Display.count(revoked, "session")) of \(email)", json: .object([
+        return CommandOutput(text: "revoked \(Display.count(revoked, "session")) of \(Display.text(email))", json: .object([
             "email": .string(email), "revoked_sessions": .int(revoked),
         ]))
     }

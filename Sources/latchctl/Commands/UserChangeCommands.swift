@@ -46,9 +46,10 @@ enum UserChangeCommands {
         if let password, password.isEmpty { throw CommandFailure("no password on standard input") }
         let user = try context.operations()
             .createUser(email: email, password: password, confirmed: arguments.flag("confirmed"))
-        var text = "created user \(user.email) (\(user.id), \(user.isConfirmed ? "confirmed" : "unconfirmed"))"
+        var text = "created user \(Display.text(user.email)) (\(user.id), \(user.isConfirmed ? "confirmed" : "unconfirmed"))"
         if password == nil {
-            text += "\nno password set: send a reset link with 'latchctl link reset --email \(user.email) --send'"
+            text += "\nno password set: send a reset link with "
+                + "'latchctl link reset --email \(Display.text(user.email)) --send'"
         }
         return CommandOutput(text: text, json: .object(UsersCommand.userJSON(user)))
     }
@@ -56,7 +57,7 @@ enum UserChangeCommands {
     static func confirm(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let user = try context.operations().confirmEmail(email: try arguments.required("EMAIL"))
         return CommandOutput(
-            text: "confirmed \(user.email) (since \(Display.timestamp(user.emailConfirmedAt)))",
+            text: "confirmed \(Display.text(user.email)) (since \(Display.timestamp(user.emailConfirmedAt)))",
             json: .object(UsersCommand.userJSON(user)))
     }
 
@@ -65,12 +66,12 @@ enum UserChangeCommands {
         var object = UsersCommand.userJSON(user)
         object["revoked_sessions"] = .int(revoked)
         return CommandOutput(
-            text: "disabled \(user.email); revoked \(Display.count(revoked, "session"))", json: .object(object))
+            text: "disabled \(Display.text(user.email)); revoked \(Display.count(revoked, "session"))", json: .object(object))
     }
 
     static func enable(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let user = try context.operations().enable(email: try arguments.required("EMAIL"))
-        return CommandOutput(text: "enabled \(user.email)", json: .object(UsersCommand.userJSON(user)))
+        return CommandOutput(text: "enabled \(Display.text(user.email))", json: .object(UsersCommand.userJSON(user)))
     }
 
     static func unlock(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
@@ -82,14 +83,15 @@ enum UserChangeCommands {
         let email = try arguments.required("EMAIL")
         if !arguments.flag("yes") {
             guard context.terminal.isInteractive else {
-                throw UsageError("refusing to delete \(email) without --yes: standard input is not a terminal")
+                throw UsageError("refusing to delete \(Display.text(email)) without --yes: standard input is not a terminal")
             }
-            let answer = context.terminal.ask("Delete \(email) with all their sessions and tokens? Type the email to confirm: ")
+            let answer = context.terminal.ask(
+                "Delete \(Display.text(email)) with all their sessions and tokens? Type the email to confirm: ")
             guard answer?.trimmingCharacters(in: .whitespaces).lowercased() == email.lowercased() else {
                 throw CommandFailure("not deleted: the confirmation did not match")
             }
         }
         let user = try context.operations().deleteUser(email: email)
-        return CommandOutput(text: "deleted \(user.email) (\(user.id))", json: .object(UsersCommand.userJSON(user)))
+        return CommandOutput(text: "deleted \(Display.text(user.email)) (\(user.id))", json: .object(UsersCommand.userJSON(user)))
     }
 }

@@ -45,7 +45,7 @@ enum UsersCommand {
         let sessions = try store.listSessions(userID: user.id)
         let live = sessions.filter { $0.session.revokedAt == nil && $0.session.refreshExpiresAt > now }.count
         let rows: [(String, String)] = [
-            ("email", user.email), ("id", user.id.description),
+            ("email", Display.text(user.email)), ("id", user.id.description),
             ("confirmed_at", Display.timestamp(user.emailConfirmedAt)),
             ("disabled_at", Display.timestamp(user.disabledAt)),
             ("created_at", Display.timestamp(user.createdAt)), ("updated_at", Display.timestamp(user.updatedAt)),

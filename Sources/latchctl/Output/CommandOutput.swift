@@ -9,6 +9,9 @@ struct CommandOutput {
         self.json = json
     }
 
-    /// The form the invocation asked for.
-    func rendered(asJSON: Bool) -> String { asJSON ? json.encoded() : text }
+    /// The form the invocation asked for. Values are escaped where they are put into the text; this last pass
+    /// makes sure that a value a command forgot to escape still reaches the terminal without its controls.
+    func rendered(asJSON: Bool) -> String {
+        asJSON ? json.encoded() : VisibleText.escaped(text, keepingNewlines: true)
+    }
 }

@@ -12,14 +12,16 @@ enum Display {
         date.map(timestamp) ?? "-"
     }
 
+    /// A value from the database (or `-` when there is none), its control characters escaped (`VisibleText`).
     static func text(_ value: String?) -> String {
         guard let value, !value.isEmpty else { return "-" }
-        return value
+        return VisibleText.escaped(value)
     }
 
-    /// `key=value` pairs in key order, for the audit table's detail column.
+    /// `key=value` pairs in key order, for the audit table's detail column; both sides escaped.
     static func pairs(_ detail: [String: String]) -> String {
-        detail.keys.sorted().map { "\($0)=\(detail[$0] ?? "")" }.joined(separator: " ")
+        detail.keys.sorted().map { key in "\(VisibleText.escaped(key))=\(VisibleText.escaped(detail[key] ?? ""))" }
+            .joined(separator: " ")
     }
 
     /// `1 session`, `2 sessions`.

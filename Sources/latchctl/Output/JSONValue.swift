@@ -36,6 +36,26 @@ enum JSONValue: Encodable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return Self.escapingInvisibles(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// JSONEncoder escapes C0 controls, but writes DEL, C1 and format controls (U+202E) as they are: valid JSON,
+    /// yet shown raw when `latchctl --json` prints to a terminal. Outside strings JSON is ASCII punctuation, spaces
+    /// and newlines, so these characters can only sit inside strings, where `\uXXXX` is the same character to any
+    /// parser: escaping them changes no value.
+    static func escapingInvisibles(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { VisibleText.mustEscape($0) && $0 != "\n" }) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard VisibleText.mustEscape(scalar), scalar != "\n" else {
+                result.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16, uppercase: true)
+                result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
+        }
+        return String(result)
     }
 }

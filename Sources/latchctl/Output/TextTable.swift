@@ -7,8 +7,9 @@ struct TextTable {
         self.headers = headers
     }
 
+    /// Cells are escaped here, so no value can break the table's layout or reach the terminal as a control.
     mutating func append(_ row: [String]) {
-        rows.append(row)
+        rows.append(row.map(VisibleText.escaped))
     }
 
     func rendered() -> String {

@@ -33,13 +33,18 @@ final class CommandContext {
     ///   as latchd requires, or the mail would wait for a daemon that cannot send it.
     func configuration(queuesMail: Bool = false) throws(ConfigurationError) -> LatchConfiguration {
         var variables = environment
-        if let url = globals.databaseURL { variables["DATABASE_URL"] = url }
-        let hasMailSetting = ["LATCH_SMTP_URL", "LATCH_MAIL_DIR"].contains { !(variables[$0] ?? "").isEmpty }
+        // As flags, so the loader applies its rules: a flag overrides both forms of its setting in the environment,
+        // and the two flags together are refused.
+        var flags: [String] = []
+        if let url = globals.databaseURL { flags += ["--database-url", url] }
+        if let path = globals.databaseURLFile { flags += ["--database-url-file", path] }
+        let mailSettings = ["LATCH_SMTP_URL", ConfigurationLoader.fileVariable(for: "LATCH_SMTP_URL"), "LATCH_MAIL_DIR"]
+        let hasMailSetting = mailSettings.contains { !(variables[$0] ?? "").isEmpty }
         if !queuesMail && !hasMailSetting {
             // Never used: latchctl builds no transport. Only satisfies the loader's check meant for latchd.
             variables["LATCH_MAIL_DIR"] = "/nonexistent/latchctl-sends-no-mail"
         }
-        return try ConfigurationLoader(environment: variables).load(cores: 1)
+        return try ConfigurationLoader(environment: variables, arguments: flags).load(cores: 1)
     }
 
     /// A small pool (latchctl runs one statement at a time), opened once.

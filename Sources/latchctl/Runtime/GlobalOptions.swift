@@ -4,13 +4,15 @@ import Foundation
 struct GlobalOptions {
     static let specs: [OptionSpec] = [
         .flag("json", "print machine-readable JSON instead of a table"),
-        .value("database-url", "URL", "PostgreSQL URL (default: $DATABASE_URL)"),
+        .value("database-url", "URL", "PostgreSQL URL (default: $DATABASE_URL); visible in ps, see --database-url-file"),
+        .value("database-url-file", "PATH", "file holding the PostgreSQL URL (default: $DATABASE_URL_FILE)"),
         .value("actor", "NAME", "operator name recorded in the audit log (default: $USER)"),
         .flag("help", "show help for this command (also -h)"),
     ]
 
     var json: Bool
     var databaseURL: String?
+    var databaseURLFile: String?
     /// Who is operating, for audit rows; nil when neither --actor nor USER says (then commands that write the
     /// audit log refuse to run).
     var actor: String?
@@ -18,6 +20,7 @@ struct GlobalOptions {
     init(arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         json = arguments.flag("json")
         databaseURL = arguments.value("database-url")
+        databaseURLFile = arguments.value("database-url-file")
         let named = arguments.value("actor") ?? environment["USER"] ?? environment["LOGNAME"]
         actor = named?.trimmingCharacters(in: .whitespaces)
         if actor?.isEmpty == true { actor = nil }

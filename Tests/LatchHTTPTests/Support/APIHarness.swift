@@ -16,6 +16,8 @@ final class APIHarness: Sendable {
     let pool = WorkerPool(name: "test-hash", threads: 1, queueCapacity: 4)
     let api: LatchAPI
     let router: Router
+    /// The metrics listener's router, apart from the API's as in latchd.
+    let metricsRouter: Router
     let ready = Shared(true)
     let reported = Shared<[String]>([])
 
@@ -36,6 +38,9 @@ final class APIHarness: Sendable {
         var router = Router()
         api.register(on: &router)
         self.router = router
+        var metricsRouter = Router()
+        api.registerMetrics(on: &metricsRouter)
+        self.metricsRouter = metricsRouter
     }
 
     deinit { pool.shutdown() }
@@ -53,6 +58,17 @@ final class APIHarness: Sendable {
         request.parameters = match.parameters
         do {
             return try match.handler(request)
+        } catch {
+            return HTTPResponse.internalError
+        }
+    }
+
+    /// `GET path` on the metrics listener's router.
+    func scrape(_ path: String = "/metrics") -> HTTPResponse {
+        let request = HTTPRequest(method: .get, target: path, headers: HTTPHeaders(), body: [],
+                                  clientAddress: "127.0.0.1")
+        do {
+            return try metricsRouter.resolve(request).handler(request)
         } catch {
             return HTTPResponse.internalError
         }

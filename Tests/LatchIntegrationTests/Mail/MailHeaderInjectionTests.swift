@@ -63,6 +63,7 @@ import Testing
         var variables = MailEnvironment.variables(smtpURL: sink.url)
         variables["DATABASE_URL"] = database.url
         variables["LATCH_LISTEN"] = "127.0.0.1:0"
+        variables["LATCH_METRICS_LISTEN"] = "127.0.0.1:0"
         variables["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
         var configuration = try ConfigurationLoader(environment: variables).load()
         configuration.productName = productName

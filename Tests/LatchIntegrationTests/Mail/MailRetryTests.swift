@@ -34,7 +34,7 @@ import Testing
         Thread.sleep(forTimeInterval: 3)
         let messages = try sink.messages(to: email)
         #expect(messages.count == 1, "exactly one copy arrives")
-        let metrics = try app.get("/metrics").text
+        let metrics = try app.metrics().text
         #expect(MailChecks.metricValue("latch_outbox_sent_total", in: metrics) == 1)
         #expect((MailChecks.metricValue("latch_outbox_failed_attempts_total", in: metrics) ?? 0) >= 2)
     }

@@ -30,7 +30,7 @@ import Testing
 
         var sentByDaemon: [Double] = []
         for daemon in daemons {
-            let client = try HTTPTestClient(port: daemon.port)
+            let client = try HTTPTestClient(port: daemon.metricsPort)
             defer { client.close() }
             let metrics = try client.send("GET", "/metrics").text
             sentByDaemon.append(MailChecks.metricValue("latch_outbox_sent_total", in: metrics) ?? -1)

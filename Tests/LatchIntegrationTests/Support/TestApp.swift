@@ -29,6 +29,8 @@ final class TestApp: @unchecked Sendable {
         var variables = [
             "DATABASE_URL": database.url,
             "LATCH_LISTEN": "127.0.0.1:0",
+            // An ephemeral port: tests run side by side, and the default 9464 is one fixed port.
+            "LATCH_METRICS_LISTEN": "127.0.0.1:0",
             "LATCH_MAIL_DIR": mailDirectory.path,
             "LATCH_LINK_BASE": Self.linkBase,
             "LATCH_APP_SCHEME": "myapp",
@@ -48,6 +50,16 @@ final class TestApp: @unchecked Sendable {
     }
 
     var port: Int { application.port }
+
+    /// `GET /metrics` from the metrics listener (never the API's port).
+    func metrics() throws -> HTTPTestClient.Response {
+        guard let port = application.metricsPort else { throw MetricsOff() }
+        let client = try HTTPTestClient(port: port)
+        defer { client.close() }
+        return try client.send("GET", "/metrics")
+    }
+
+    struct MetricsOff: Error {}
 
     func client() throws -> HTTPTestClient { try HTTPTestClient(port: port) }
 

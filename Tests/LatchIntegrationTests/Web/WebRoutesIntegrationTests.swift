@@ -57,7 +57,7 @@ import Testing
         #expect(used.status == 409)
         #expect(used.text.contains(#"data-state="used""#))
 
-        let metrics = try app.get("/metrics").text
+        let metrics = try app.metrics().text
         #expect(metrics.contains(#"route="/confirmAuth""#))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import LatchTestSupport
 
-/// The real `latchd` binary on an ephemeral loopback port, configured for mail tests, with its port read from
-/// its "latchd listening" log line.
+/// The real `latchd` binary on ephemeral loopback ports, configured for mail tests, with its ports read from
+/// its "latchd listening" and "metrics listening" log lines.
 struct MailDaemon {
     enum StartError: Error, CustomStringConvertible {
         case didNotStart(String)
@@ -13,19 +13,24 @@ struct MailDaemon {
 
     let process: DaemonProcess
     let port: Int
+    let metricsPort: Int
 
     /// Starts latchd on `databaseURL` (already migrated) with `MailEnvironment.variables` plus `extra`.
     init(databaseURL: String, smtpURL: String, workers: Int = 1, extra: [String: String] = [:]) throws {
         var environment = MailEnvironment.variables(smtpURL: smtpURL, workers: workers, extra: extra)
         environment["DATABASE_URL"] = databaseURL
         environment["LATCH_LISTEN"] = "127.0.0.1:0"
+        environment["LATCH_METRICS_LISTEN"] = "127.0.0.1:0"
         environment["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
         environment["LATCH_THREADS"] = "2"
         environment["LATCH_HASH_WORKERS"] = "2"
         let daemon = try DaemonProcess("latchd", environment: environment)
-        var found: Int?
+        var found: (Int, Int)?
         Eventually.wait(timeout: 20) {
-            found = DaemonTests.loggedPort(daemon.standardError)
+            if let port = DaemonTests.loggedPort(daemon.standardError),
+               let metrics = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening") {
+                found = (port, metrics)
+            }
             return found != nil || !daemon.process.isRunning
         }
         guard let found else {
@@ -34,7 +39,7 @@ struct MailDaemon {
             throw StartError.didNotStart(daemon.standardError)
         }
         process = daemon
-        port = found
+        (port, metricsPort) = found
     }
 
     func post(_ path: String, _ json: String) throws -> HTTPTestClient.Response {
