@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "AuthCore", dependencies: ["DeepLinkRouting"], resources: [.copy("Policy/common-passwords.txt")]),
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
-        .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient", "Mailer"]),
+        .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting"]),

@@ -4,7 +4,7 @@ import PostgresClient
 
 /// The operator-only writes of `AdminOperations` (latchctl): a token without its mail, a user without a
 /// confirmation mail. Nothing here notifies the outbox channel, because nothing here queues mail.
-extension PostgresAdminStore: AdminOperations.Store {
+extension PostgresAdminStore: AdminStore {
     /// The token records the user's current password version, as `PostgresAuthStore.issueToken`'s does.
     private static let insertTokenWithoutMail = """
         INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
