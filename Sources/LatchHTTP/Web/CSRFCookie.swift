@@ -51,14 +51,6 @@ struct CSRFCookie: Sendable {
 
     /// Base64url text of a sane length (the generator's tokens are 43 characters): anything else is not ours.
     static func isWellFormed(_ value: Substring) -> Bool {
-        (16...128).contains(value.utf8.count) && value.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                true
-            default:
-                false
-            }
-        }
+        (16...128).contains(value.utf8.count) && TokenText.isBase64URL(value)
     }
 }
