@@ -6,7 +6,7 @@ import HTTPServer
 /// cookie and puts the same value in a hidden field; the POST must bring both, equal.
 ///
 /// Why this rather than an HMAC of the page token with a per-process key: latchd holds no state of its own and
-/// runs as N instances behind a load balancer (DESIGN.md §10), so a form rendered by one instance must be accepted
+/// runs as N instances behind a load balancer (ARCHITECTURE.md, "Scale-out"), so a form rendered by one instance must be accepted
 /// by another; a per-process key would refuse it. And `SameSite=Strict` means a cross-site POST arrives without
 /// the cookie at all, whereas an HMAC field can be fetched by an attacker and replayed from their own site.
 /// Over https the cookie is `__Host-` prefixed (hence `Secure`, `Path=/`, no `Domain`), so a sibling subdomain
