@@ -17,6 +17,8 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var deviceTrustTTL: TimeInterval
     public var rateLimits: AuthRateLimits
     public var lockout: LockoutPolicy
+    /// Wrong codes a token record survives; at this many it is spent and a new mail is needed.
+    public var codeAttempts: Int
     /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
     public var deepLinks: DeepLinkConfiguration
 
@@ -29,6 +31,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         deviceTrustTTL: TimeInterval = 365 * 24 * 3600,
         rateLimits: AuthRateLimits = AuthRateLimits(),
         lockout: LockoutPolicy = LockoutPolicy(),
+        codeAttempts: Int = 5,
         deepLinks: DeepLinkConfiguration
     ) {
         self.confirmTokenTTL = confirmTokenTTL
@@ -39,6 +42,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         self.deviceTrustTTL = deviceTrustTTL
         self.rateLimits = rateLimits
         self.lockout = lockout
+        self.codeAttempts = codeAttempts
         self.deepLinks = deepLinks
     }
 
@@ -54,6 +58,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         for (name, rule) in rateLimits.named where rule.limit < 1 || !(rule.window > 0) {
             problems.append("rate limit \(name) needs a limit >= 1 and a positive window")
         }
+        if codeAttempts < 1 { problems.append("code attempts must be at least 1") }
         if lockout.threshold < 1 || !(lockout.base > 0) || lockout.cap < lockout.base || !(lockout.forgetAfter > 0) {
             problems.append("lockout needs threshold >= 1, base > 0, cap >= base, forgetAfter > 0")
         }

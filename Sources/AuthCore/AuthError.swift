@@ -25,6 +25,9 @@ public enum AuthError: Error, Hashable, Sendable {
     case tokenSuperseded
     /// A confirm link for an address that is confirmed already: nothing to do, and no session. Suggested 409.
     case alreadyConfirmed
+    /// A typed code did not redeem anything: unknown address, wrong code, or a spent, expired or replaced record,
+    /// deliberately indistinguishable. Suggested 400.
+    case invalidCode
     /// Too many attempts, or sign-in lockout backoff. Whole seconds, at least 1. Suggested 429 + `Retry-After`.
     case rateLimited(retryAfter: Int)
     /// The access or refresh token is unknown or its session was revoked. Suggested 401.
@@ -47,6 +50,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .tokenUsed: "token_used"
         case .tokenSuperseded: "token_superseded"
         case .alreadyConfirmed: "already_confirmed"
+        case .invalidCode: "invalid_code"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
@@ -67,6 +71,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .tokenUsed: "This link has already been used."
         case .tokenSuperseded: "This link was replaced by a newer mail or a password change; use the newest mail."
         case .alreadyConfirmed: "This email address is already confirmed; sign in instead."
+        case .invalidCode: "This code is not valid. Check the newest mail, or ask for a new one."
         case .rateLimited(let seconds): "Too many attempts; try again in \(seconds) seconds."
         case .invalidSession: "The session is not valid; sign in again."
         case .sessionExpired: "The session has expired."

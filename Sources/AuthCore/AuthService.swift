@@ -95,11 +95,34 @@ public struct AuthService: Sendable {
         }
         let kind = kind ?? defaultKind
         let ttl = ttl ?? defaultTTL
+        let code = ports.codes.makeCode()
         let mail = ports.composer.compose(MailRequest(
-            kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl
+            kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code
         ))
         return NewToken(hash: ports.tokenGenerator.digest(raw), userID: user, purpose: purpose,
-                        createdAt: now, expiresAt: now.addingTimeInterval(ttl), mail: mail)
+                        createdAt: now, expiresAt: now.addingTimeInterval(ttl), mail: mail,
+                        codeDigest: ports.codes.digest(code: code, userID: user, purpose: purpose))
+    }
+
+    /// A typed code, checked as far as it can be without the store: the per-address and per-email code limits
+    /// (every attempt counts), then the address. Returns the user and the key naming their token, or throws
+    /// `invalidCode` for an unknown address or a malformed code, as for a wrong one.
+    func codeKey(email rawEmail: String, code: String, purpose: TokenPurpose, ip: String?) throws -> (UserRecord, TokenKey) {
+        let email = try EmailAddress(rawEmail)
+        let limits = configuration.rateLimits
+        try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: email)
+        guard let user = try ports.users.findUser(email: email) else { throw AuthError.invalidCode }
+        let code = OneTimeCode.normalized(code)
+        guard OneTimeCode.isWellFormed(code) else { throw try wrongCode(user, purpose: purpose, ip: ip) }
+        return (user, .code(userID: user.id, digest: ports.codes.digest(code: code, userID: user.id, purpose: purpose)))
+    }
+
+    /// Counts a wrong code against every live token of the user for `purpose` (five spend a token) and audits it.
+    func wrongCode(_ user: UserRecord, purpose: TokenPurpose, ip: String?) throws -> AuthError {
+        try ports.tokens.recordWrongCode(userID: user.id, purpose: purpose, at: ports.clock.now(),
+                                         limit: configuration.codeAttempts)
+        try audit(.wrongCode, user: user.id, ip: ip, detail: ["purpose": purpose.rawValue])
+        return .invalidCode
     }
 
     /// A mail without a link (notices).

@@ -32,16 +32,34 @@ extension AuthService {
     /// - Throws: `invalidToken` (unknown or a reset token), `tokenExpired`, `tokenUsed`, `tokenSuperseded`,
     ///   `alreadyConfirmed`, `userDisabled`.
     public func confirm(token: String, ip: String?, userAgent: String?) throws -> IssuedSession {
-        let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
+        guard let issued = try confirm(.link(hash: hash), ip: ip, userAgent: userAgent) else {
+            throw try tokenFailure(hash: hash, purpose: .confirm, now: ports.clock.now())
+        }
+        return issued
+    }
+
+    /// Confirm with the code from the mail instead of its link (`POST /v1/confirm` with `email` and `code`): the
+    /// same redemption of the same record.
+    /// - Throws: `invalidEmail`, `rateLimited`, and `invalidCode` for every other failure (unknown address, wrong
+    ///   code, a spent, expired or replaced record), so a code attempt tells nothing about the address.
+    public func confirm(email: String, code: String, ip: String?, userAgent: String?) throws -> IssuedSession {
+        let (user, key) = try codeKey(email: email, code: code, purpose: .confirm, ip: ip)
+        guard let issued = try confirm(key, ip: ip, userAgent: userAgent) else {
+            throw try wrongCode(user, purpose: .confirm, ip: ip)
+        }
+        return issued
+    }
+
+    /// The redemption both ways share; nil when nothing was redeemed (then nothing was written).
+    private func confirm(_ key: TokenKey, ip: String?, userAgent: String?) throws -> IssuedSession? {
+        let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
         let sessionID = SessionID()
         // The session's user is only known once the token is redeemed, inside the store's transaction.
         guard let user = try ports.tokens.completeConfirmation(
-            tokenHash: hash, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent)
-        ) else {
-            throw try tokenFailure(hash: hash, purpose: .confirm, now: now)
-        }
+            key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent)
+        ) else { return nil }
         try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["session_id": sessionID.description])
         return tokens.issued(to: user.publicUser)
     }
@@ -53,7 +71,7 @@ extension AuthService {
     public func confirmEmail(token: String, ip: String?) throws -> User {
         let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
-        guard let user = try ports.tokens.completeEmailConfirmation(tokenHash: hash, now: now) else {
+        guard let user = try ports.tokens.completeEmailConfirmation(.link(hash: hash), now: now) else {
             throw try tokenFailure(hash: hash, purpose: .confirm, now: now)
         }
         try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"])

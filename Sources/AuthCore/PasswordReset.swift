@@ -26,24 +26,43 @@ extension AuthService {
     ///   `userDisabled`, `weakPassword`.
     @discardableResult
     public func resetPassword(token: String, newPassword rawPassword: String, ip: String?) throws -> User {
-        let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
         let user: UserRecord
-        switch try tokenState(hash: hash, purpose: .reset, now: now) {
+        switch try tokenState(hash: hash, purpose: .reset, now: ports.clock.now()) {
         case .usable(let owner): user = owner
         case .failed(let error): throw error
         }
+        guard let changed = try resetPassword(.link(hash: hash), of: user, newPassword: rawPassword, ip: ip) else {
+            // A concurrent reset spent it between the read and the transaction.
+            throw try tokenFailure(hash: hash, purpose: .reset, now: ports.clock.now())
+        }
+        return changed
+    }
 
+    /// Reset with the code from the mail instead of its link: the same redemption of the same record. The
+    /// password policy is checked before the code, so a refused password spends no attempt.
+    /// - Throws: `invalidEmail`, `rateLimited`, `weakPassword`, and `invalidCode` for every other failure.
+    @discardableResult
+    public func resetPassword(email: String, code: String, newPassword rawPassword: String, ip: String?) throws -> User {
+        try passwordPolicy.check(PasswordPolicy.normalize(rawPassword), email: EmailAddress(email))
+        let (user, key) = try codeKey(email: email, code: code, purpose: .reset, ip: ip)
+        guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip) else {
+            throw try wrongCode(user, purpose: .reset, ip: ip)
+        }
+        return changed
+    }
+
+    /// Policy, hash and the one transaction both ways share; nil when nothing was redeemed.
+    private func resetPassword(_ key: TokenKey, of user: UserRecord, newPassword rawPassword: String, ip: String?)
+        throws -> User?
+    {
         let password = PasswordPolicy.normalize(rawPassword)
         try passwordPolicy.check(password, email: EmailAddress(user.email))
         let completion = PasswordResetCompletion(
-            tokenHash: hash, userID: user.id, newPasswordHash: try ports.hasher.hash(password),
-            now: now, mail: makeNotice(.passwordChanged, to: user.email)
+            key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(password),
+            now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email)
         )
-        guard let result = try ports.tokens.completePasswordReset(completion) else {
-            // A concurrent reset spent it between the read and the transaction.
-            throw try tokenFailure(hash: hash, purpose: .reset, now: now)
-        }
+        guard let result = try ports.tokens.completePasswordReset(completion) else { return nil }
         try audit(.passwordReset, user: user.id, ip: ip, detail: ["revoked_sessions": String(result.revokedSessions)])
         return result.user.publicUser
     }

@@ -29,7 +29,8 @@ extension LatchApplication {
             configuration: configuration.auth,
             ports: AuthPorts(
                 store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: try argon2Parameters(configuration.argon2)),
-                tokenGenerator: OpenSSLTokenGenerator(), clock: clock,
+                tokenGenerator: OpenSSLTokenGenerator(), codes: HMACOneTimeCodes(secret: configuration.serverSecret),
+                clock: clock,
                 composer: MailTemplates(productName: configuration.productName)))
     }
 

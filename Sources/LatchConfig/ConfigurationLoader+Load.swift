@@ -20,6 +20,7 @@ extension ConfigurationLoader {
         let listen = try listenAddress("LATCH_LISTEN", default: "127.0.0.1:8080")
         return LatchConfiguration(
             databaseURL: try databaseURL(),
+            serverSecret: try serverSecret(),
             listen: listen,
             metricsListen: try metricsListenAddress(apart: listen),
             threads: threads,
@@ -70,7 +71,9 @@ extension ConfigurationLoader {
                 resendPerIP: try rate("LATCH_RATE_RESEND_IP", default: defaults.resendPerIP),
                 resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL", default: defaults.resendPerEmail),
                 forgotPerIP: try rate("LATCH_RATE_FORGOT_IP", default: defaults.forgotPerIP),
-                forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: defaults.forgotPerEmail)
+                forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: defaults.forgotPerEmail),
+                codePerIP: try rate("LATCH_RATE_CODE_IP", default: defaults.codePerIP),
+                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL", default: defaults.codePerEmail)
             ),
             lockout: LockoutPolicy(
                 threshold: try integer("LATCH_LOCKOUT_THRESHOLD", default: lockout.threshold, range: 1...1000),
@@ -84,6 +87,21 @@ extension ConfigurationLoader {
             throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }
         return auth
+    }
+
+    /// Required: codes and signing keys are protected by it, and a default would be a secret everyone knows.
+    private func serverSecret() throws(ConfigurationError) -> ServerSecret {
+        guard let text = raw("LATCH_SECRET_KEY") else {
+            throw ConfigurationError(
+                variable: "LATCH_SECRET_KEY",
+                problem: "is required (or LATCH_SECRET_KEY_FILE): base64 of 32 random bytes; make one with "
+                    + "`latchctl secret generate`")
+        }
+        do {
+            return try ServerSecret(base64: text)
+        } catch {
+            throw ConfigurationError(variable: "LATCH_SECRET_KEY", problem: "\(error); make one with `latchctl secret generate`")
+        }
     }
 
     private func databaseURL() throws(ConfigurationError) -> String {

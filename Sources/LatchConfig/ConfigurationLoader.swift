@@ -11,6 +11,7 @@ public struct ConfigurationLoader: Sendable {
     /// The settings; each of `fileVariables` also gets an `X_FILE` row in `variables`.
     private static let settings: [(name: String, help: String, defaultValue: String?)] = [
         ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
+        ("LATCH_SECRET_KEY", "the server secret: base64 of 32 random bytes (make one: latchctl secret generate)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
         ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
@@ -45,6 +46,8 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_RATE_RESEND_EMAIL", "confirmation resends per email", "3/1h"),
         ("LATCH_RATE_FORGOT_IP", "password-reset requests per client address", "10/1h"),
         ("LATCH_RATE_FORGOT_EMAIL", "password-reset requests per email", "3/1h"),
+        ("LATCH_RATE_CODE_IP", "typed codes (confirm, reset) per client address", "30/1h"),
+        ("LATCH_RATE_CODE_EMAIL", "typed codes (confirm, reset) per email", "10/1h"),
         ("LATCH_LOCKOUT_THRESHOLD", "failed sign-ins for one email before backoff", "5"),
         ("LATCH_LOCKOUT_BASE", "first backoff after the threshold (doubles each failure)", "30s"),
         ("LATCH_LOCKOUT_CAP", "longest backoff", "15m"),

@@ -41,6 +41,8 @@ public struct LatchConfiguration: Sendable, Equatable {
     }
 
     public var databaseURL: String
+    /// `LATCH_SECRET_KEY`: never in the database; one-time codes and signing keys derive their keys from it.
+    public var serverSecret: ServerSecret
     public var listen: ListenAddress
     /// Where `/metrics` is served, apart from the API; nil: nowhere. The API's port never serves it, because its
     /// counters (mail sent, say) would tell anyone whether an address has an account.

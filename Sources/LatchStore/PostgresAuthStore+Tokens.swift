@@ -9,9 +9,10 @@ extension PostgresAuthStore {
     public func issueToken(_ token: NewToken) throws {
         try database.query("""
             WITH token AS (
-                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
+                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
+                                         code_hmac)
                 SELECT \(token.hash), id, \(token.purpose.rawValue)::text, \(token.expiresAt), \(token.createdAt),
-                       password_version
+                       password_version, \(token.codeDigest)
                 FROM users WHERE id = \(token.userID.rawValue)
                 RETURNING 1
             ), \(queuedMail(token.mail, at: token.createdAt, for: "token"))
@@ -33,9 +34,10 @@ extension PostgresAuthStore {
                 UPDATE auth_tokens SET superseded_at = \(link.createdAt)
                 WHERE user_id = (SELECT id FROM contested) AND used_at IS NULL AND superseded_at IS NULL
             ), token AS (
-                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
+                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
+                                         code_hmac)
                 SELECT \(link.hash), id, \(link.purpose.rawValue)::text, \(link.expiresAt), \(link.createdAt),
-                       password_version
+                       password_version, \(link.codeDigest)
                 FROM contested
             ), \(queuedMail(link.mail, at: link.createdAt, for: "contested"))
             SELECT (SELECT count(*) FROM contested), (SELECT count(*) FROM woken)
@@ -60,13 +62,31 @@ extension PostgresAuthStore {
     }
 
     public func completeConfirmation(
-        tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord? {
-        try redeemConfirmation(tokenHash: tokenHash, now: now, session: (sessionID, credentials))
+        try redeemConfirmation(key, now: now, session: (sessionID, credentials))
     }
 
-    public func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
-        try redeemConfirmation(tokenHash: tokenHash, now: now, session: nil)
+    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord? {
+        try redeemConfirmation(key, now: now, session: nil)
+    }
+
+    /// The CTE `target`: the digest of the token `key` names, or none. A code names the newest live record of
+    /// its user and purpose with that HMAC (a second one with the same code is a 10^-8 coincidence).
+    static func target(_ key: TokenKey, purpose: TokenPurpose) -> PostgresQuery {
+        switch key {
+        case .link(let hash):
+            "target AS (SELECT token_hash FROM auth_tokens WHERE token_hash = \(hash))"
+        case .code(let userID, let digest):
+            """
+            target AS (
+                SELECT token_hash FROM auth_tokens
+                WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac = \(digest)
+                ORDER BY (used_at IS NULL AND superseded_at IS NULL) DESC, created_at DESC
+                LIMIT 1
+            )
+            """
+        }
     }
 
     /// One statement. `owner` locks the token's user row first (every statement that changes a user and its
@@ -76,20 +96,20 @@ extension PostgresAuthStore {
     /// from it, so no redemption means no write. The session (only with `session`) carries the password version
     /// it was opened under.
     private func redeemConfirmation(
-        tokenHash: Data, now: Date, session: (id: SessionID, credentials: SessionCredentials)?
+        _ key: TokenKey, now: Date, session: (id: SessionID, credentials: SessionCredentials)?
     ) throws -> UserRecord? {
         let credentials = session?.credentials
         let statement: PostgresQuery = """
-            WITH owner AS (
+            WITH \(Self.target(key, purpose: .confirm)), owner AS (
                 SELECT u.id, u.password_version
                 FROM users u JOIN auth_tokens t ON t.user_id = u.id
-                WHERE t.token_hash = \(tokenHash) AND t.purpose = 'confirm'
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'confirm'
                   AND u.disabled_at IS NULL AND u.email_confirmed_at IS NULL
                 FOR UPDATE OF u
             ), redeemed AS (
                 UPDATE auth_tokens t SET used_at = \(now)
                 FROM owner o
-                WHERE t.token_hash = \(tokenHash) AND t.user_id = o.id AND t.used_at IS NULL
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
                   AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
                 RETURNING t.user_id, o.password_version
             ), confirmed AS (
@@ -98,7 +118,8 @@ extension PostgresAuthStore {
                 RETURNING \(unescaped: Self.userColumnList("u"))
             ), superseded AS (
                 UPDATE auth_tokens SET superseded_at = \(now)
-                WHERE user_id = (SELECT user_id FROM redeemed) AND purpose = 'confirm' AND token_hash <> \(tokenHash)
+                WHERE user_id = (SELECT user_id FROM redeemed) AND purpose = 'confirm'
+                  AND token_hash <> (SELECT token_hash FROM target)
                   AND used_at IS NULL AND superseded_at IS NULL
             ), session AS (
                 INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
@@ -125,16 +146,17 @@ extension PostgresAuthStore {
     public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
         let now = reset.now
         let statement: PostgresQuery = """
-            WITH owner AS (
+            WITH \(Self.target(reset.key, purpose: .reset)), owner AS (
                 SELECT u.id, u.password_version, u.email_key
                 FROM users u JOIN auth_tokens t ON t.user_id = u.id
-                WHERE t.token_hash = \(reset.tokenHash) AND t.purpose = 'reset' AND u.id = \(reset.userID.rawValue)
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'reset'
+                  AND u.id = \(reset.userID.rawValue)
                   AND u.disabled_at IS NULL
                 FOR UPDATE OF u
             ), redeemed AS (
                 UPDATE auth_tokens t SET used_at = \(now)
                 FROM owner o
-                WHERE t.token_hash = \(reset.tokenHash) AND t.user_id = o.id AND t.used_at IS NULL
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
                   AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
                 RETURNING t.user_id, o.email_key
             ), updated AS (
@@ -145,7 +167,7 @@ extension PostgresAuthStore {
                 RETURNING \(unescaped: Self.userColumnList())
             ), superseded AS (
                 UPDATE auth_tokens SET superseded_at = \(now)
-                WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> \(reset.tokenHash)
+                WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> (SELECT token_hash FROM target)
                   AND used_at IS NULL AND superseded_at IS NULL
             ), revoked_tokens AS (
                 UPDATE refresh_tokens SET revoked_at = \(now)
@@ -167,5 +189,17 @@ extension PostgresAuthStore {
             user: try StoreRows.user(row),
             revokedSessions: try row.decode(Int.self, column: StoreRows.userColumns)
         )
+    }
+
+    /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
+    /// reach `limit` are superseded in the same statement.
+    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
+        try database.query("""
+            UPDATE auth_tokens
+            SET code_attempts = code_attempts + 1,
+                superseded_at = CASE WHEN code_attempts + 1 >= \(limit) THEN \(at) END
+            WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
+              AND used_at IS NULL AND superseded_at IS NULL
+            """)
     }
 }

@@ -36,9 +36,10 @@ extension PostgresAuthStore {
                         \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt))
                 RETURNING \(unescaped: Self.userColumnList())
             ), token AS (
-                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
+                INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
+                                         code_hmac)
                 SELECT \(confirmation.hash), id, \(confirmation.purpose.rawValue)::text, \(confirmation.expiresAt),
-                       \(confirmation.createdAt), password_version
+                       \(confirmation.createdAt), password_version, \(confirmation.codeDigest)
                 FROM created
             ), \(queuedMail(confirmation.mail, at: confirmation.createdAt, for: "created"))
             SELECT c.*, (SELECT count(*) FROM woken) AS notified FROM created c

@@ -1,4 +1,5 @@
 import HTMLEscaping
+
 /// Lays out `MailContent` as a plain-text body and a simple, inline-styled, self-contained HTML body.
 /// Every interpolated value goes through `HTMLText.escape`.
 enum MailBodyRenderer {
@@ -11,6 +12,7 @@ enum MailBodyRenderer {
         if let action = content.action {
             blocks.append("\(action.label):\n\(action.link.absoluteString)")
         }
+        if let code = content.code { blocks.append("Or type this code in the app:\n\n    \(grouped(code))") }
         if let expiry = content.expiry { blocks.append(expiry) }
         blocks += content.outro
         if let support = content.supportAddress { blocks.append("Questions? Write to \(support).") }
@@ -22,6 +24,7 @@ enum MailBodyRenderer {
         var body: [String] = ["<h1 style=\"font-size:22px;line-height:1.3;margin:0 0 16px;\">\(e(content.heading))</h1>"]
         body += content.intro.map(paragraph)
         if let action = content.action { body += actionBlock(action) }
+        if let code = content.code { body += codeBlock(code) }
         if let expiry = content.expiry { body.append(paragraph(expiry)) }
         body += content.outro.map(paragraph)
         if let support = content.supportAddress {
@@ -44,6 +47,19 @@ enum MailBodyRenderer {
             "<p style=\"\(mutedStyle)\">If the button doesn’t work, copy this link into your browser:<br>"
                 + "<a href=\"\(href)\" style=\"color:\(linkColor);word-break:break-all;\">\(href)</a></p>",
         ]
+    }
+
+    /// The code, large and spaced, in a monospace face so that 0 and O, 1 and l cannot be mistaken.
+    private static func codeBlock(_ code: String) -> [String] {
+        let style = "margin:0 0 24px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:32px;"
+            + "font-weight:700;letter-spacing:4px;"
+        return [paragraph("Or type this code in the app:"), "<p style=\"\(style)\">\(e(grouped(code)))</p>"]
+    }
+
+    /// `12345678` as `1234 5678`: easier to read and to type. The app accepts it with or without the space.
+    static func grouped(_ code: String) -> String {
+        guard code.count == 8 else { return code }
+        return String(code.prefix(4)) + " " + String(code.suffix(4))
     }
 
     private static func paragraph(_ text: String) -> String {

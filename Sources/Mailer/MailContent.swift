@@ -13,6 +13,8 @@ struct MailContent: Sendable, Hashable {
     /// Paragraphs before the action.
     var intro: [String]
     var action: Action?
+    /// The short code that does what the link does, for typing into the app: shown large, in groups of four.
+    var code: String?
     /// "This link expires in …", when the link has a lifetime.
     var expiry: String?
     /// Paragraphs after the action.

@@ -112,6 +112,7 @@ public struct MailTemplates: MailComposer {
         MailContent(
             subject: subject, heading: heading, intro: intro,
             action: request.deepLink.map { MailContent.Action(label: actionLabel, link: $0) },
+            code: request.code,
             expiry: request.deepLink == nil ? nil : request.linkLifetime.map {
                 "This link expires in \(LinkLifetimeWording.describe($0))."
             },

@@ -24,10 +24,10 @@ extension InMemoryAuthStore {
     }
 
     public func completeConfirmation(
-        tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord? {
         try locked { state in
-            guard let userID = Self.redeemConfirmation(tokenHash, now: now, in: &state) else { return nil }
+            guard let userID = Self.redeemConfirmation(key, now: now, in: &state) else { return nil }
             let version = state.users[userID]?.passwordVersion ?? 1
             Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials,
                                    passwordVersion: version), into: &state)
@@ -35,16 +35,17 @@ extension InMemoryAuthStore {
         }
     }
 
-    public func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord? {
+    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord? {
         try locked { state in
-            guard let userID = Self.redeemConfirmation(tokenHash, now: now, in: &state) else { return nil }
+            guard let userID = Self.redeemConfirmation(key, now: now, in: &state) else { return nil }
             return state.users[userID]
         }
     }
 
     public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
         try locked { state in
-            guard let userID = Self.redeem(reset.tokenHash, purpose: .reset, now: reset.now, in: &state),
+            guard let hash = Self.token(reset.key, purpose: .reset, in: state),
+                  let userID = Self.redeem(hash, purpose: .reset, now: reset.now, in: &state),
                   userID == reset.userID, var user = state.users[userID]
             else { return nil }
             user.passwordHash = reset.newPasswordHash
@@ -53,7 +54,7 @@ extension InMemoryAuthStore {
             user.emailConfirmedAt = user.emailConfirmedAt ?? reset.now
             state.users[userID] = user
             let revoked = Self.revokeAll(of: userID, at: reset.now, in: &state)
-            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: reset.tokenHash,
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: hash,
                                  at: reset.now, in: &state)
             state.failures.removeValue(forKey: Self.key(of: user))
             state.outbox.append(reset.mail)
@@ -78,9 +79,31 @@ extension InMemoryAuthStore {
         return row.record.userID
     }
 
+    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
+        try locked { state in
+            for (hash, row) in state.tokens
+            where row.record.userID == userID && row.record.purpose == purpose && row.codeDigest != nil
+                && row.record.usedAt == nil && row.record.supersededAt == nil {
+                state.tokens[hash]?.codeAttempts += 1
+                if row.codeAttempts + 1 >= limit { state.tokens[hash]?.record.supersededAt = at }
+            }
+        }
+    }
+
+    /// The digest of the token `key` names: the link's, or the one whose user and code digest match.
+    static func token(_ key: TokenKey, purpose: TokenPurpose, in state: State) -> Data? {
+        switch key {
+        case .link(let hash): hash
+        case .code(let userID, let digest):
+            state.tokens.first { $0.value.record.userID == userID && $0.value.record.purpose == purpose
+                && $0.value.codeDigest == digest }?.key
+        }
+    }
+
     /// Confirm's redemption and writes: the user confirmed, its other confirm links superseded.
-    static func redeemConfirmation(_ hash: Data, now: Date, in state: inout State) -> UserID? {
-        guard let userID = redeem(hash, purpose: .confirm, now: now, in: &state) else { return nil }
+    static func redeemConfirmation(_ key: TokenKey, now: Date, in state: inout State) -> UserID? {
+        guard let hash = token(key, purpose: .confirm, in: state),
+              let userID = redeem(hash, purpose: .confirm, now: now, in: &state) else { return nil }
         state.users[userID]?.emailConfirmedAt = now
         state.users[userID]?.updatedAt = now
         supersedeTokens(of: userID, purposes: [.confirm], except: hash, at: now, in: &state)

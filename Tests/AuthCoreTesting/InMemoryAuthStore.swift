@@ -19,10 +19,13 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
     public struct TokenRow: Sendable {
         public var record: TokenRecord
         public var hash: Data
+        public var codeDigest: Data?
+        public var codeAttempts = 0
 
-        public init(record: TokenRecord, hash: Data) {
+        public init(record: TokenRecord, hash: Data, codeDigest: Data? = nil) {
             self.record = record
             self.hash = hash
+            self.codeDigest = codeDigest
         }
     }
 
@@ -129,7 +132,7 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
     public static func insert(_ token: NewToken, into state: inout State) {
         let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil,
                                  passwordVersion: state.users[token.userID]?.passwordVersion ?? 1)
-        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash)
+        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest)
         state.outbox.append(token.mail)
     }
 }

@@ -3,7 +3,9 @@ import Testing
 @testable import LatchConfig
 
 @Suite struct ConfigurationLoaderTests {
-    let minimal = ["DATABASE_URL": "postgresql://latch@127.0.0.1:5432/latch", "LATCH_MAIL_DIR": "/tmp/mail"]
+    static let secret = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+    let minimal = ["DATABASE_URL": "postgresql://latch@127.0.0.1:5432/latch", "LATCH_MAIL_DIR": "/tmp/mail",
+                   "LATCH_SECRET_KEY": Self.secret]
 
     func load(_ extra: [String: String] = [:], arguments: [String] = []) throws -> LatchConfiguration {
         try ConfigurationLoader(environment: minimal.merging(extra) { $1 }, arguments: arguments).load(cores: 2)
@@ -95,7 +97,7 @@ import Testing
     }
 
     @Test func mailNeedsATransport() {
-        let environment = ["DATABASE_URL": "postgresql://x@y/z"]
+        let environment = ["DATABASE_URL": "postgresql://x@y/z", "LATCH_SECRET_KEY": Self.secret]
         #expect(throws: ConfigurationError(
             variable: "LATCH_SMTP_URL", problem: "is required (or LATCH_MAIL_DIR to write mail to files in development)"
         )) { try ConfigurationLoader(environment: environment).load() }

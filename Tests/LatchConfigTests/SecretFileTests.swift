@@ -21,7 +21,8 @@ import Testing
     }
 
     func load(_ environment: [String: String], arguments: [String] = []) throws -> LatchConfiguration {
-        try ConfigurationLoader(environment: ["LATCH_MAIL_DIR": "/tmp/mail"].merging(environment) { $1 }, arguments: arguments)
+        let base = ["LATCH_MAIL_DIR": "/tmp/mail", "LATCH_SECRET_KEY": ConfigurationLoaderTests.secret]
+        return try ConfigurationLoader(environment: base.merging(environment) { $1 }, arguments: arguments)
             .load(cores: 2)
     }
 
@@ -133,7 +134,7 @@ import Testing
 
     @Test func everyFileVariableIsListedRightAfterItsSetting() {
         let names = ConfigurationLoader.variables.map(\.name)
-        #expect(ConfigurationLoader.fileVariables == ["DATABASE_URL", "LATCH_SMTP_URL"])
+        #expect(ConfigurationLoader.fileVariables == ["DATABASE_URL", "LATCH_SMTP_URL", "LATCH_SECRET_KEY"])
         for name in ConfigurationLoader.fileVariables {
             let index = names.firstIndex(of: name)
             #expect(index.map { names[$0 + 1] } == name + "_FILE")

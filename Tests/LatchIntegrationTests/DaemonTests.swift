@@ -8,7 +8,7 @@ import Testing
     func startDaemon(databaseURL: String, extra: [String: String] = [:]) throws -> (DaemonProcess, Int) {
         let mail = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-mail-\(UUID().uuidString)")
         var environment = [
-            "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
             "LATCH_MAIL_DIR": mail.path,
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
         ]
@@ -86,7 +86,7 @@ import Testing
     ])
     func invalidConfigurationExitsWithCodeTwoNamingTheVariable(name: String, value: String) throws {
         let daemon = try DaemonProcess("latchd", environment: [
-            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused", name: value,
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused", name: value,
         ])
         #expect(daemon.wait() == 2)
         #expect(daemon.standardError.contains(name.replacingOccurrences(of: "MEMORY_KIB", with: "")))
@@ -113,7 +113,7 @@ import Testing
 
     @Test func anUnreadableSecretFileExitsWithCodeTwoNamingTheVariable() throws {
         let daemon = try DaemonProcess("latchd", environment: [
-            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused",
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused",
             "LATCH_SMTP_URL_FILE": "/nonexistent/latch-smtp-url",
         ])
         #expect(daemon.wait() == 2)

@@ -51,7 +51,7 @@ import Testing
         defer { fixture.close() }
         let (user, confirmRaw) = try fixture.makeUser()
         try fixture.pool.query("UPDATE users SET password_version = password_version + 1 WHERE id = \(user.id.rawValue)")
-        #expect(try fixture.store.completeEmailConfirmation(tokenHash: fixture.tokens.digest(confirmRaw),
+        #expect(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(confirmRaw)),
                                                              now: fixture.at(5)) == nil)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmRaw))?.usedAt == nil)
     }
@@ -69,7 +69,7 @@ import Testing
         let attempts = (0..<10).map { _ in fixture.credentials(now: fixture.at(60)).credentials }
         let hashes = links.map(fixture.tokens.digest)
         let outcomes = try runConcurrently(10) { index in
-            try fixture.store.completeConfirmation(tokenHash: hashes[index], now: fixture.at(60),
+            try fixture.store.completeConfirmation(.link(hash: hashes[index]), now: fixture.at(60),
                                                    sessionID: SessionID(), credentials: attempts[index])
         }.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.count == 1)
@@ -167,7 +167,7 @@ import Testing
         let (raw, reset) = fixture.newToken(for: user.id, email: user.email, purpose: .reset, createdAt: fixture.at(2))
         try fixture.store.issueToken(reset)
         _ = try #require(try fixture.store.completePasswordReset(PasswordResetCompletion(
-            tokenHash: fixture.tokens.digest(raw), userID: user.id, newPasswordHash: "$argon2id$new", now: fixture.at(3),
+            key: .link(hash: fixture.tokens.digest(raw)), userID: user.id, newPasswordHash: "$argon2id$new", now: fixture.at(3),
             mail: fixture.mail(.passwordChanged, to: user.email))))
         #expect(try fixture.store.signInFailures(emailKey: "ann@example.com") == nil)
         #expect(try fixture.store.signInFailures(emailKey: "other@example.com") != nil)

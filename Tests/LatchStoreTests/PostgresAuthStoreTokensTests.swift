@@ -26,8 +26,7 @@ struct PostgresAuthStoreTokensTests {
         let (access, _, credentials) = fixture.credentials(now: fixture.at(60))
         let sessionID = SessionID()
 
-        let confirmed = try #require(try fixture.store.completeConfirmation(
-            tokenHash: fixture.tokens.digest(raw), now: fixture.at(60), sessionID: sessionID, credentials: credentials))
+        let confirmed = try #require(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60), sessionID: sessionID, credentials: credentials))
         #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
         #expect(try fixture.store.findUser(id: user.id) == confirmed)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
@@ -43,20 +42,18 @@ struct PostgresAuthStoreTokensTests {
         let fixture = try StoreFixture()
         defer { fixture.close() }
         let (user, raw) = try fixture.makeUser()
-        let confirmed = try #require(try fixture.store.completeEmailConfirmation(
-            tokenHash: fixture.tokens.digest(raw), now: fixture.at(60)))
+        let confirmed = try #require(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60)))
         #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
         let sessions: Int = try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) ?? -1
         let refresh: Int = try fixture.pool.query("SELECT count(*) FROM refresh_tokens").scalar(Int.self) ?? -1
         #expect(sessions == 0 && refresh == 0)
-        #expect(try fixture.store.completeEmailConfirmation(tokenHash: fixture.tokens.digest(raw), now: fixture.at(61))
+        #expect(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(61))
             == nil, "single use")
         // The same prepared statement still signs in when asked to.
         let (other, otherRaw) = try fixture.makeUser("other@example.com")
         let (_, _, credentials) = fixture.credentials(now: fixture.at(70))
-        #expect(try fixture.store.completeConfirmation(
-            tokenHash: fixture.tokens.digest(otherRaw), now: fixture.at(70), sessionID: SessionID(),
+        #expect(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(otherRaw)), now: fixture.at(70), sessionID: SessionID(),
             credentials: credentials)?.id == other.id)
         #expect(try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) == 1)
     }
@@ -65,8 +62,7 @@ struct PostgresAuthStoreTokensTests {
         let fixture = try StoreFixture()
         defer { fixture.close() }
         func confirm(_ raw: String, at seconds: TimeInterval) throws -> UserRecord? {
-            try fixture.store.completeConfirmation(
-                tokenHash: fixture.tokens.digest(raw), now: fixture.at(seconds), sessionID: SessionID(),
+            try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(seconds), sessionID: SessionID(),
                 credentials: fixture.credentials(now: fixture.at(seconds)).credentials)
         }
         let (ann, annToken) = try fixture.makeUser("ann@example.com")
@@ -98,8 +94,7 @@ struct PostgresAuthStoreTokensTests {
         let (raw, token) = fixture.newToken(for: user.id, email: user.email, createdAt: fixture.at(6))
         try fixture.store.issueToken(token)
 
-        let confirmed = try fixture.store.completeConfirmation(
-            tokenHash: fixture.tokens.digest(raw), now: fixture.at(30), sessionID: SessionID(),
+        let confirmed = try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(30), sessionID: SessionID(),
             credentials: fixture.credentials(now: fixture.at(30)).credentials)
         #expect(confirmed == nil)
         #expect(try fixture.store.findUser(id: user.id)?.emailConfirmedAt == fixture.at(5))
@@ -115,8 +110,7 @@ struct PostgresAuthStoreTokensTests {
         let attempts = (0..<50).map { _ in fixture.credentials(now: fixture.at(60)).credentials }
 
         let results = runConcurrently(50) { index in
-            try fixture.store.completeConfirmation(
-                tokenHash: hash, now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index])
+            try fixture.store.completeConfirmation(.link(hash: hash), now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index])
         }
         let outcomes = try results.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.map(\.id) == [user.id])
@@ -138,7 +132,7 @@ struct PostgresAuthStoreTokensTests {
         let notice = fixture.mail(.passwordChanged, to: user.email)
 
         let result = try #require(try fixture.store.completePasswordReset(PasswordResetCompletion(
-            tokenHash: fixture.tokens.digest(resetRaw), userID: user.id, newPasswordHash: "$argon2id$reset",
+            key: .link(hash: fixture.tokens.digest(resetRaw)), userID: user.id, newPasswordHash: "$argon2id$reset",
             now: fixture.at(30), mail: notice)))
 
         #expect(result.revokedSessions == 1, "the session revoked before stays as it was and is not counted")
@@ -170,7 +164,7 @@ struct PostgresAuthStoreTokensTests {
         try fixture.store.issueToken(reset)
         func complete(for userID: UserID, at seconds: TimeInterval) throws -> PasswordResetResult? {
             try fixture.store.completePasswordReset(PasswordResetCompletion(
-                tokenHash: fixture.tokens.digest(raw), userID: userID, newPasswordHash: "$argon2id$x",
+            key: .link(hash: fixture.tokens.digest(raw)), userID: userID, newPasswordHash: "$argon2id$x",
                 now: fixture.at(seconds), mail: fixture.mail(.passwordChanged, to: ann.email)))
         }
         let outboxBefore = try fixture.count("SELECT count(*) FROM outbox")

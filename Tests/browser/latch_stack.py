@@ -2,6 +2,7 @@
 
 Everything is torn down by `close()`, even after a failure half-way through `start()`.
 """
+import base64
 import email
 import email.policy
 import glob
@@ -50,6 +51,7 @@ class LatchStack:
         environment = {k: v for k, v in os.environ.items() if not k.startswith("LATCH_") and k != "DATABASE_URL"}
         environment.update({
             "DATABASE_URL": self._database_url(),
+            "LATCH_SECRET_KEY": base64.b64encode(os.urandom(32)).decode(),
             "LATCH_LISTEN": f"127.0.0.1:{self.port}",
             "LATCH_METRICS_LISTEN": "127.0.0.1:0",  # not the fixed default: other daemons may run beside it
             "LATCH_LINK_BASE": self.base,

@@ -10,6 +10,9 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
     public var resendPerEmail: RateLimitRule
     public var forgotPerIP: RateLimitRule
     public var forgotPerEmail: RateLimitRule
+    /// Typed codes (confirm, reset, email change), right or wrong.
+    public var codePerIP: RateLimitRule
+    public var codePerEmail: RateLimitRule
 
     /// Defaults: generous per IP (offices share one address), tight per email (a mailbox needs few mails).
     public init(
@@ -20,7 +23,9 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
         resendPerIP: RateLimitRule = RateLimitRule(limit: 10, window: 3600),
         resendPerEmail: RateLimitRule = RateLimitRule(limit: 3, window: 3600),
         forgotPerIP: RateLimitRule = RateLimitRule(limit: 10, window: 3600),
-        forgotPerEmail: RateLimitRule = RateLimitRule(limit: 3, window: 3600)
+        forgotPerEmail: RateLimitRule = RateLimitRule(limit: 3, window: 3600),
+        codePerIP: RateLimitRule = RateLimitRule(limit: 30, window: 3600),
+        codePerEmail: RateLimitRule = RateLimitRule(limit: 10, window: 3600)
     ) {
         self.signInPerIP = signInPerIP
         self.signInPerEmail = signInPerEmail
@@ -30,6 +35,8 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
         self.resendPerEmail = resendPerEmail
         self.forgotPerIP = forgotPerIP
         self.forgotPerEmail = forgotPerEmail
+        self.codePerIP = codePerIP
+        self.codePerEmail = codePerEmail
     }
 
     /// Every rule with a name, for validation messages.
@@ -37,6 +44,7 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
         [("signin per ip", signInPerIP), ("signin per email", signInPerEmail),
          ("signup per ip", signUpPerIP), ("signup per email", signUpPerEmail),
          ("resend per ip", resendPerIP), ("resend per email", resendPerEmail),
-         ("forgot per ip", forgotPerIP), ("forgot per email", forgotPerEmail)]
+         ("forgot per ip", forgotPerIP), ("forgot per email", forgotPerEmail),
+         ("code per ip", codePerIP), ("code per email", codePerEmail)]
     }
 }

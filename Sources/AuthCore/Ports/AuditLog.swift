@@ -41,6 +41,8 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case sessionRevoked = "session_revoked"
     case passwordResetRequested = "password_reset_requested"
     case passwordReset = "password_reset"
+    /// A typed code matched no live token (never the code itself).
+    case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.
     case tokenIssuedByCLI = "token_issued_by_cli"
     /// latchctl re-enabled a disabled account.

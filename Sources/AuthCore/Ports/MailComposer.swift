@@ -24,12 +24,17 @@ public struct MailRequest: Sendable, Hashable {
     public var deepLink: URL?
     /// How long the link stays valid, stated in words in the mail.
     public var linkLifetime: TimeInterval?
+    /// The short code that does what the link does, shown prominently beside it.
+    public var code: String?
 
-    public init(kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil) {
+    public init(
+        kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil
+    ) {
         self.kind = kind
         self.recipient = recipient
         self.deepLink = deepLink
         self.linkLifetime = linkLifetime
+        self.code = code
     }
 }
 

@@ -35,18 +35,31 @@ public protocol TokenStore: Sendable {
     /// its first refresh token.
     /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
     func completeConfirmation(
-        tokenHash: Data, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
     ) throws -> UserRecord?
 
     /// Confirm without signing in, atomically: the same redemption and writes as `completeConfirmation`, and no
     /// session (the web landing page confirms for a person who would never
     /// receive the session's tokens).
     /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
-    func completeEmailConfirmation(tokenHash: Data, now: Date) throws -> UserRecord?
+    func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord?
 
     /// Reset, atomically (see `PasswordResetCompletion`).
     /// - Returns: `nil` if the token was not redeemed (then nothing was written).
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult?
+
+    /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one of them, and
+    /// supersede those that reach `limit` (the user must ask for a new mail), atomically.
+    func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws
+}
+
+/// How a request names the token it redeems: the token of a link, or the code typed beside it (for the user
+/// the request named by address). Both name the same record: using either spends it.
+public enum TokenKey: Hashable, Sendable {
+    /// `TokenGenerator.digest` of the link's token.
+    case link(hash: Data)
+    /// `OneTimeCodes.digest` of the typed code, for that user and the flow's purpose.
+    case code(userID: UserID, digest: Data)
 }
 
 /// Why a token exists.
@@ -65,14 +78,20 @@ public struct NewToken: Hashable, Sendable {
     public var expiresAt: Date
     /// Written to the outbox in the same transaction.
     public var mail: ComposedMail
+    /// `OneTimeCodes.digest` of the code the mail shows beside the link.
+    public var codeDigest: Data?
 
-    public init(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, mail: ComposedMail) {
+    public init(
+        hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, mail: ComposedMail,
+        codeDigest: Data? = nil
+    ) {
         self.hash = hash
         self.userID = userID
         self.purpose = purpose
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.mail = mail
+        self.codeDigest = codeDigest
     }
 }
 
@@ -102,8 +121,8 @@ public struct TokenRecord: Hashable, Sendable {
 }
 
 /// Everything a password reset writes, in one transaction:
-/// 1. redeem `tokenHash` (purpose `reset`, live, its user is `userID`, enabled and on the token's password
-///    version), else stop;
+/// 1. redeem the token `key` names (purpose `reset`, live, its user is `userID`, enabled and on the token's
+///    password version), else stop;
 /// 2. set `users.password_hash = newPasswordHash`, bump `password_version`, `updated_at = now`, and
 ///    `email_confirmed_at = COALESCE(…, now)` (the link reached the mailbox, which proves it);
 /// 3. revoke every session and every refresh token of the user (`revoked_at = now`);
@@ -111,14 +130,14 @@ public struct TokenRecord: Hashable, Sendable {
 /// 5. forget the sign-in failures of the user's email key (a reset ends a lockout);
 /// 6. queue `mail` (the "password changed" notice) in the outbox.
 public struct PasswordResetCompletion: Hashable, Sendable {
-    public var tokenHash: Data
+    public var key: TokenKey
     public var userID: UserID
     public var newPasswordHash: String
     public var now: Date
     public var mail: ComposedMail
 
-    public init(tokenHash: Data, userID: UserID, newPasswordHash: String, now: Date, mail: ComposedMail) {
-        self.tokenHash = tokenHash
+    public init(key: TokenKey, userID: UserID, newPasswordHash: String, now: Date, mail: ComposedMail) {
+        self.key = key
         self.userID = userID
         self.newPasswordHash = newPasswordHash
         self.now = now

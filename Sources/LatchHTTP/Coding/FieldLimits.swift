@@ -8,6 +8,8 @@ enum FieldLimits {
     static let passwordBytes = 1024
     /// Tokens are 43 base64url characters.
     static let tokenBytes = 512
+    /// Codes are 8 digits, perhaps typed with spaces.
+    static let codeBytes = 32
 
     /// Throws if `value` is over `maxBytes` UTF-8 bytes or holds a NUL.
     static func check(_ value: String, field: String, maxBytes: Int) throws(APIError) {

@@ -58,7 +58,7 @@ public enum APIErrorMapper {
         case .invalidEmail, .weakPassword: status = .unprocessableContent
         case .invalidCredentials: status = .unauthorized
         case .emailNotConfirmed, .userDisabled: status = .forbidden
-        case .invalidToken, .tokenExpired: status = .badRequest
+        case .invalidToken, .tokenExpired, .invalidCode: status = .badRequest
         case .tokenUsed, .tokenSuperseded, .alreadyConfirmed: status = .conflict
         case .rateLimited: status = .tooManyRequests
         case .invalidSession, .sessionExpired, .refreshTokenReused:

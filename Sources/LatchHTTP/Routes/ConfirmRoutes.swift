@@ -1,7 +1,7 @@
 import AuthCore
 import HTTPServer
 
-/// `POST /v1/confirm` (redeem the mailed token, sign in) and `POST /v1/confirm/resend`.
+/// `POST /v1/confirm` (redeem the mailed link's token or its code, sign in) and `POST /v1/confirm/resend`.
 /// Neither hashes a password, so both run inline.
 struct ConfirmRoutes: Sendable {
     let context: RouteContext
@@ -14,7 +14,11 @@ struct ConfirmRoutes: Sendable {
     func confirm(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try TokenBody.decode(from: request)
         let client = context.clients.resolve(request)
-        let session = try context.auth.confirm(token: body.token, ip: client.ip, userAgent: client.userAgent)
+        let session = switch try body.redemption() {
+        case .token(let token): try context.auth.confirm(token: token, ip: client.ip, userAgent: client.userAgent)
+        case .code(let email, let code):
+            try context.auth.confirm(email: email, code: code, ip: client.ip, userAgent: client.userAgent)
+        }
         return APIJSON.response(session)
     }
 

@@ -22,8 +22,12 @@ struct PasswordRoutes: Sendable {
     /// 200 `{"status":"password_reset","user":{…}}`; every session of the user is now revoked.
     func reset(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try PasswordResetBody.decode(from: request)
-        let user = try context.auth.resetPassword(token: body.token, newPassword: body.password,
-                                                  ip: context.clients.clientIP(request))
+        let ip = context.clients.clientIP(request)
+        let user = switch try body.redemption() {
+        case .token(let token): try context.auth.resetPassword(token: token, newPassword: body.password, ip: ip)
+        case .code(let email, let code):
+            try context.auth.resetPassword(email: email, code: code, newPassword: body.password, ip: ip)
+        }
         return APIJSON.response(PasswordResetResponse(user: user))
     }
 }

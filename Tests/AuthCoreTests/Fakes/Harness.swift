@@ -15,6 +15,7 @@ struct Harness {
     let store = InMemoryAuthStore()
     let hasher = FakeHasher()
     let generator = SequentialTokenGenerator()
+    let codes = SequentialCodes()
     let clock = ManualClock()
     let composer = RecordingComposer()
     let service: AuthService
@@ -26,7 +27,8 @@ struct Harness {
     init(configure: (inout AuthConfiguration) -> Void = { _ in }) {
         var configuration = AuthConfiguration(deepLinks: Self.deepLinks)
         configure(&configuration)
-        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator, clock: clock, composer: composer)
+        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator, codes: codes, clock: clock,
+                              composer: composer)
         service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
     }
 

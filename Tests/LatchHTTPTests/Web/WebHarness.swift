@@ -14,6 +14,7 @@ final class WebHarness: Sendable {
 
     let store = InMemoryAuthStore()
     let clock = ManualClock()
+    let codes = SequentialCodes()
     let pool = WorkerPool(name: "test-web", threads: 1, queueCapacity: 4)
     let generator = SequentialTokenGenerator()
     let router: Router
@@ -21,7 +22,7 @@ final class WebHarness: Sendable {
 
     init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
          linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
-        let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator, clock: clock,
+        let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator, codes: codes, clock: clock,
                               composer: RecordingComposer())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
                                           additionalHosts: additionalHosts)

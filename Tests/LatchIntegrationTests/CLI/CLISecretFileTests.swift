@@ -28,7 +28,7 @@ import Testing
 
         // A flag wins over the environment's other form of the same setting.
         let overriding = try latchctl("users", "list", "--database-url-file", file.path,
-                                      environment: ["DATABASE_URL": "postgresql://nobody@127.0.0.1:1/nowhere"])
+                                      environment: ["LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/nowhere"])
         #expect(overriding.status == 0, "\(overriding)")
     }
 
@@ -41,7 +41,7 @@ import Testing
         let file = try Self.writeSecret("postgresql://nobody@127.0.0.1:1/nowhere")
         defer { try? FileManager.default.removeItem(at: file) }
         let both = try latchctl("users", "list", environment: [
-            "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/nowhere", "DATABASE_URL_FILE": file.path,
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/nowhere", "DATABASE_URL_FILE": file.path,
         ])
         #expect(both.status == 2, "\(both)")
         #expect(both.standardError.contains("DATABASE_URL_FILE: is set together with DATABASE_URL"))

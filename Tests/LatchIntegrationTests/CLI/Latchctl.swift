@@ -42,7 +42,7 @@ struct Latchctl {
     /// An environment pointing at `databaseURL`, configured like `TestApp`'s daemon so links and hashes match.
     init(databaseURL: String, extra: [String: String] = [:]) {
         environment = [
-            "DATABASE_URL": databaseURL,
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": databaseURL,
             "LATCH_LINK_BASE": TestApp.linkBase,
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,

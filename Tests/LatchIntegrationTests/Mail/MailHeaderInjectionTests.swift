@@ -44,7 +44,7 @@ import Testing
 
     @Test func latchdRefusesAProductNameWithLineBreaks() throws {
         let daemon = try DaemonProcess("latchd", environment: [
-            "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_SMTP_URL": "smtp://127.0.0.1:1",
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_SMTP_URL": "smtp://127.0.0.1:1",
             "LATCH_PRODUCT_NAME": "Acme\r\n\(Self.injected)",
         ])
         #expect(daemon.wait() == 2)
@@ -62,6 +62,7 @@ import Testing
         defer { database.drop() }
         var variables = MailEnvironment.variables(smtpURL: sink.url)
         variables["DATABASE_URL"] = database.url
+        variables["LATCH_SECRET_KEY"] = TestSecret.base64
         variables["LATCH_LISTEN"] = "127.0.0.1:0"
         variables["LATCH_METRICS_LISTEN"] = "127.0.0.1:0"
         variables["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path

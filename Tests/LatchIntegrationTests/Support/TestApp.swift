@@ -27,7 +27,7 @@ final class TestApp: @unchecked Sendable {
         self.database = database
         mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
         var variables = [
-            "DATABASE_URL": database.url,
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": database.url,
             "LATCH_LISTEN": "127.0.0.1:0",
             // An ephemeral port: tests run side by side, and the default 9464 is one fixed port.
             "LATCH_METRICS_LISTEN": "127.0.0.1:0",

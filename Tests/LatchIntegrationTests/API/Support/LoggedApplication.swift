@@ -18,7 +18,7 @@ final class LoggedApplication: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         handle = try FileHandle(forWritingTo: logFile)
         var variables = [
-            "DATABASE_URL": database.url, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
+            "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": database.url, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
             "LATCH_MAIL_DIR": mailDirectory.path,
             "LATCH_LINK_BASE": TestApp.linkBase, "LATCH_APP_SCHEME": "myapp",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path, "LATCH_OUTBOX_WORKERS": "0",

@@ -19,6 +19,7 @@ struct MailDaemon {
     init(databaseURL: String, smtpURL: String, workers: Int = 1, extra: [String: String] = [:]) throws {
         var environment = MailEnvironment.variables(smtpURL: smtpURL, workers: workers, extra: extra)
         environment["DATABASE_URL"] = databaseURL
+        environment["LATCH_SECRET_KEY"] = TestSecret.base64
         environment["LATCH_LISTEN"] = "127.0.0.1:0"
         environment["LATCH_METRICS_LISTEN"] = "127.0.0.1:0"
         environment["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
