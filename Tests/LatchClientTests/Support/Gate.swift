@@ -55,7 +55,10 @@ final class Gate: Sendable {
 
 /// Polls `condition` until it holds or `timeout` seconds pass; returns whether it held. An upper bound only:
 /// no test asserts how long anything took.
-func eventually(timeout: Double = 10, _ condition: () async -> Bool) async -> Bool {
+/// Runs in the caller's isolation, so a main-actor test may poll main-actor state.
+func eventually(
+    timeout: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
+) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(timeout)
     while clock.now < deadline {
