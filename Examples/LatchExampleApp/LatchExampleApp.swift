@@ -246,7 +246,8 @@ enum ErrorText {
         case .weakPassword: "Choose a longer or less common password."
         case .invalidEmail: "That is not an email address."
         case .rateLimited(let seconds): "Too many attempts; try again in \(seconds ?? 60) seconds."
-        case .tokenExpired, .tokenUsed, .tokenSuperseded, .invalidToken: "This link no longer works; ask for a new mail."
+        case .tokenExpired, .tokenUsed, .tokenSuperseded, .invalidToken:
+            "This link no longer works; ask for a new mail."
         case .alreadyConfirmed: "Your address is confirmed already; sign in."
         case .network: "No connection to the server."
         default: "Something went wrong (\(error.code))."

@@ -12,7 +12,8 @@ import Testing
         #expect(request.url.absoluteString == "https://auth.example.test/v1/signup")
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(request.headers["Authorization"] == nil)
-        #expect(request.fields as? [String: String] == ["email": "ada@example.com", "password": "correct horse battery staple"])
+        #expect(request.fields as? [String: String]
+                == ["email": "ada@example.com", "password": "correct horse battery staple"])
     }
 
     @Test func theMailingCallsPostTheAddressOnly() async throws {
@@ -20,7 +21,9 @@ import Testing
         try await harness.client.resendConfirmation(email: "ada@example.com")
         try await harness.client.forgotPassword(email: "ada@example.com")
         #expect(harness.server.allRequests.map(\.url.path) == ["/v1/confirm/resend", "/v1/password/forgot"])
-        #expect(harness.server.allRequests.allSatisfy { $0.fields as? [String: String] == ["email": "ada@example.com"] })
+        #expect(harness.server.allRequests.allSatisfy {
+            $0.fields as? [String: String] == ["email": "ada@example.com"]
+        })
     }
 
     @Test func meIsAGetWithTheBearerAndNoBody() async throws {
@@ -40,7 +43,8 @@ import Testing
             let client = LatchClient(baseURL: try #require(URL(string: base)), transport: server)
             try await client.forgotPassword(email: "ada@example.com")
         }
-        #expect(server.allRequests.map(\.url.absoluteString) == Array(repeating: "https://example.test/auth/v1/password/forgot", count: 2))
+        #expect(server.allRequests.map(\.url.absoluteString)
+                == Array(repeating: "https://example.test/auth/v1/password/forgot", count: 2))
     }
 
     @Test func signInSendsTheStoredDeviceTokenAndKeepsTheNewOne() async throws {
@@ -80,7 +84,9 @@ import Testing
 
     @Test func signOutThatCannotReachTheServerStillSignsOutHereAndSaysSo() async throws {
         let harness = Harness()
-        harness.server.state.withLock { $0.scripted["/v1/signout"] = FakeLatchServer.error(503, "overloaded", retryAfter: 2) }
+        harness.server.state.withLock {
+            $0.scripted["/v1/signout"] = FakeLatchServer.error(503, "overloaded", retryAfter: 2)
+        }
         await #expect(throws: LatchError.overloaded(retryAfter: 2)) { try await harness.client.signOut(scope: .global) }
         #expect(harness.store.loadSession() == nil)
         #expect(await harness.client.currentUser == nil)

@@ -57,7 +57,8 @@ import Testing
     @Test func aResetOfThisUsersPasswordSignsOutAndAnotherUsersDoesNot() async throws {
         let harness = Harness()
         let other = FakeLatchServer.json(200, ["status": "password_reset", "user": [
-            "id": UUID().uuidString, "email": "bob@example.com", "confirmed_at": NSNull(), "created_at": "2024-01-01T00:00:00Z",
+            "id": UUID().uuidString, "email": "bob@example.com", "confirmed_at": NSNull(),
+            "created_at": "2024-01-01T00:00:00Z",
         ] as [String: Any]])
         harness.server.state.withLock { $0.scripted["/v1/password/reset"] = other }
         let bob = try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase")

@@ -17,11 +17,13 @@ import Testing
         var changes = await harness.client.authStateChanges().makeAsyncIterator()
         #expect(await changes.next() == .signedOut)
 
-        let outcome = try await harness.client.handle(route("https://links.example.com/confirmAuth?token=confirm-token"))
+        let link = try route("https://links.example.com/confirmAuth?token=confirm-token")
+        let outcome = try await harness.client.handle(link)
         let user = harness.server.user(email: "ada@example.com")
         #expect(outcome == .signedIn(user))
         #expect(await changes.next() == .signedIn(user))
-        #expect(harness.server.requests("/v1/confirm").map { $0.fields as? [String: String] } == [["token": "confirm-token"]])
+        #expect(harness.server.requests("/v1/confirm").map { $0.fields as? [String: String] }
+                == [["token": "confirm-token"]])
         #expect(harness.store.loadSession()?.user == user)
     }
 
@@ -35,7 +37,8 @@ import Testing
 
     @Test func aResetLinkHandsItsTokenBackWithoutARequest() async throws {
         let harness = Harness(signedIn: false)
-        let outcome = try await harness.client.handle(route("https://links.example.com/resetPassword?token=reset-token"))
+        let link = try route("https://links.example.com/resetPassword?token=reset-token")
+        let outcome = try await harness.client.handle(link)
         #expect(outcome == .resetPassword(token: "reset-token"))
         #expect(!String(describing: outcome).contains("reset-token"), "the token is redacted when printed")
         #expect(harness.server.allRequests.isEmpty)

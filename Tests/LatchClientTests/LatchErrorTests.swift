@@ -41,7 +41,8 @@ import Testing
         (418, "a_code_from_the_future", nil, nil, .unknownCode(code: "a_code_from_the_future",
                                                                    message: "message for a_code_from_the_future")),
     ] as [(Int, String, String?, Int?, LatchError)])
-    func eachCodeIsItsOwnCase(status: Int, code: String, reason: String?, retryAfter: Int?, expected: LatchError) async {
+    func eachCodeIsItsOwnCase(status: Int, code: String, reason: String?, retryAfter: Int?, expected: LatchError)
+        async {
         let error = await thrown(by: FakeLatchServer.error(status, code, reason: reason, retryAfter: retryAfter))
         #expect(error == expected)
         #expect(error?.code == code)
@@ -61,7 +62,8 @@ import Testing
     }
 
     @Test func anAnswerThatIsNotTheAPIsIsAnInvalidResponse() async {
-        let page = TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<h1>Bad gateway".utf8))
+        let page = TransportResponse(status: 502, headers: ["Content-Type": "text/html"],
+                                     body: Data("<h1>Bad gateway".utf8))
         let error = await thrown(by: page)
         guard case .invalidResponse = error else {
             Issue.record("expected invalidResponse, got \(String(describing: error))")
@@ -71,7 +73,9 @@ import Testing
 
     @Test func noAnswerAtAllIsANetworkError() async {
         struct Offline: HTTPTransport {
-            func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.notConnectedToInternet) }
+            func send(_ request: TransportRequest) async throws -> TransportResponse {
+                throw URLError(.notConnectedToInternet)
+            }
         }
         let client = LatchClient(baseURL: Harness.baseURL, transport: Offline())
         await #expect {
@@ -98,7 +102,8 @@ import Testing
         let text = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         var codes: Set<String> = []
-        for (index, line) in lines.enumerated() where index > 0 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "code:" {
+        for (index, line) in lines.enumerated()
+        where index > 0 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "code:" {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("enum: ["), trimmed.hasSuffix("]") else { continue }
             let list = trimmed.dropFirst("enum: [".count).dropLast()

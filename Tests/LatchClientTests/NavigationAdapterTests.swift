@@ -29,7 +29,8 @@ import Testing
     @Test func signingInResumesTheLinkThatWaitedForIt() throws {
         var state = NavigationState(parser: Self.parser)
         state.apply(.signedOut)
-        #expect(state.open(url: try url("myapp://home/items/item/42")) == .deferred(DeepLinkRoute(.itemDetail(id: "42"))))
+        let outcome = state.open(url: try url("myapp://home/items/item/42"))
+        #expect(outcome == .deferred(DeepLinkRoute(.itemDetail(id: "42"))))
         state.apply(.signedIn(Self.ada))
         #expect(state.path == [.itemList, .itemDetail(id: "42")])
         #expect(state.pendingRoute == nil)

@@ -46,7 +46,9 @@ import Testing
         #expect(await eventually { harness.server.refusalGate.waitingCount == 2 })
 
         harness.server.refusalGate.release(1)
-        #expect(await eventually { harness.server.requests("/v1/me").contains { $0.headers["Authorization"] == "Bearer access-2" } })
+        #expect(await eventually {
+            harness.server.requests("/v1/me").contains { $0.headers["Authorization"] == "Bearer access-2" }
+        })
         // The refresh is over; the other call's 401 (its token is now two rotations old) arrives only now.
         harness.server.refusalGate.open()
 
@@ -103,7 +105,8 @@ import Testing
         let signedIn = try #require(harness.store.loadSession())
         harness.server.refreshGate.open()
 
-        #expect(await stale.result.failure as? LatchError == .notSignedIn, "the call belonged to the session that was replaced")
+        #expect(await stale.result.failure as? LatchError == .notSignedIn,
+                "the call belonged to the session that was replaced")
         #expect(harness.store.loadSession() == signedIn, "the old session's refresh answer is dropped")
         #expect(try await harness.client.accessToken() == signedIn.accessToken)
     }

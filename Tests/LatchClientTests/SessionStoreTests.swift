@@ -8,7 +8,8 @@ import Testing
         accessToken: "access-1", refreshToken: "refresh-1",
         accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_000_900.25),
         refreshTokenExpiresAt: Date(timeIntervalSince1970: 1_802_592_000.5),
-        user: User(id: UUID(), email: "ada@example.com", confirmedAt: nil, createdAt: Date(timeIntervalSince1970: 1_700_000_000.125)))
+        user: User(id: UUID(), email: "ada@example.com", confirmedAt: nil,
+                   createdAt: Date(timeIntervalSince1970: 1_700_000_000.125)))
 
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("latch-client-\(UUID().uuidString)/store")
@@ -54,8 +55,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let clock = TestClock()
         let server = FakeLatchServer(clock: clock)
-        let first = LatchClient(baseURL: Harness.baseURL, store: FileSessionStore(directory: directory), transport: server,
-                                now: clock.function)
+        let first = LatchClient(baseURL: Harness.baseURL, store: FileSessionStore(directory: directory),
+                                transport: server, now: clock.function)
         let user = try await first.signIn(email: "ada@example.com", password: "correct horse battery staple")
 
         let relaunched = LatchClient(baseURL: Harness.baseURL, store: FileSessionStore(directory: directory),

@@ -24,7 +24,8 @@ struct APIConnection: Sendable {
         }
     }
 
-    func httpRequest<Request: APIRequest>(for request: Request, bearer: String?) throws(LatchError) -> TransportRequest {
+    func httpRequest<Request: APIRequest>(for request: Request, bearer: String?)
+        throws(LatchError) -> TransportRequest {
         var headers = ["Accept": "application/json"]
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
         var body: Data?

@@ -38,7 +38,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     // MARK: - What the test reads
 
     func count(_ path: String) -> Int { state.withLock { $0.requests.filter { $0.url.path == path }.count } }
-    func requests(_ path: String) -> [TransportRequest] { state.withLock { $0.requests.filter { $0.url.path == path } } }
+    func requests(_ path: String) -> [TransportRequest] {
+        state.withLock { $0.requests.filter { $0.url.path == path } }
+    }
     var allRequests: [TransportRequest] { state.withLock { $0.requests } }
     var generation: Int { state.withLock { $0.generation } }
 
@@ -156,7 +158,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                                  body: body)
     }
 
-    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil) -> TransportResponse {
+    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil)
+        -> TransportResponse {
         var detail: [String: Any] = ["code": code, "message": "message for \(code)"]
         if let reason { detail["reason"] = reason }
         return json(status, ["error": detail], headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])

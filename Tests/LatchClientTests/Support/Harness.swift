@@ -20,8 +20,9 @@ struct Harness {
     }
 
     /// Runs `count` calls of `call` at once; returns each one's result.
-    func concurrently<T: Sendable>(_ count: Int, _ call: @escaping @Sendable (LatchClient) async throws(LatchError) -> T)
-        async -> [Result<T, LatchError>] {
+    func concurrently<T: Sendable>(
+        _ count: Int, _ call: @escaping @Sendable (LatchClient) async throws(LatchError) -> T
+    ) async -> [Result<T, LatchError>] {
         await withTaskGroup(of: Result<T, LatchError>.self) { group in
             for _ in 0..<count {
                 group.addTask {

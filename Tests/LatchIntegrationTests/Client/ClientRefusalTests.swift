@@ -21,7 +21,9 @@ import Testing
         await #expect(throws: LatchError.invalidCredentials) {
             try await client.signIn(email: "early@example.test", password: "not the passphrase at all")
         }
-        await #expect(throws: LatchError.invalidToken) { try await client.confirm(token: String(repeating: "A", count: 43)) }
+        await #expect(throws: LatchError.invalidToken) {
+            try await client.confirm(token: String(repeating: "A", count: 43))
+        }
         #expect(await client.currentUser == nil)
     }
 
@@ -34,7 +36,9 @@ import Testing
                 try await client.signIn(email: "limited@example.test", password: "a wrong passphrase")
             }
         }
-        try await expectRateLimited { () async throws(LatchError) in try await client.signIn(email: "limited@example.test", password: "a wrong passphrase") }
+        try await expectRateLimited { () async throws(LatchError) in
+            try await client.signIn(email: "limited@example.test", password: "a wrong passphrase")
+        }
     }
 
     @Test func theMailingCallsOverTheirLimitsSurfaceRetryAfter() async throws {
@@ -45,7 +49,9 @@ import Testing
         let client = try app.latchClient()
         let email = "mailing@example.test"
         try await client.signUp(email: email, password: TestApp.passphrase)
-        try await expectRateLimited { () async throws(LatchError) in try await client.signUp(email: email, password: TestApp.passphrase) }
+        try await expectRateLimited { () async throws(LatchError) in
+            try await client.signUp(email: email, password: TestApp.passphrase)
+        }
         try await client.resendConfirmation(email: email)
         try await expectRateLimited { () async throws(LatchError) in try await client.resendConfirmation(email: email) }
         try await client.forgotPassword(email: email)
@@ -66,7 +72,9 @@ import Testing
                 try await stranger.signIn(email: email, password: "somebody's guess")
             }
         }
-        try await expectRateLimited { () async throws(LatchError) in try await stranger.signIn(email: email, password: TestApp.passphrase) }
+        try await expectRateLimited { () async throws(LatchError) in
+            try await stranger.signIn(email: email, password: TestApp.passphrase)
+        }
 
         let user = try await owner.signIn(email: email, password: TestApp.passphrase)
         #expect(user.email == email, "the stored device token exempts the owner from the lockout")

@@ -19,8 +19,10 @@ extension TestApp {
         }
     }
 
-    func latchClient(store: any SessionStore = InMemorySessionStore(), transport: any HTTPTransport = CountingTransport(),
-                     now: @escaping @Sendable () -> Date = { Date() }) throws -> LatchClient {
+    func latchClient(
+        store: any SessionStore = InMemorySessionStore(), transport: any HTTPTransport = CountingTransport(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> LatchClient {
         LatchClient(baseURL: try baseURL, store: store, transport: transport, now: now)
     }
 
