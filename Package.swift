@@ -28,14 +28,17 @@ let package = Package(
         // The app's client of the HTTP API: Foundation (FoundationNetworking on Linux) and DeepLinkRouting only.
         .target(name: "LatchClient", dependencies: ["DeepLinkRouting"]),
 
+        // HTML escaping for the mails and the landing pages.
+        .target(name: "HTMLEscaping"),
+
         // The service, pure Swift.
         .target(name: "AuthCore", dependencies: ["DeepLinkRouting"], resources: [.copy("Policy/common-passwords.txt")]),
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
-        .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient", "Mailer"]),
-        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting"]),
+        .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
+        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting"]),
+        .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
         // The daemon's assembly (config -> pool, store, service, routes, server, outbox worker), a library so that
@@ -61,6 +64,7 @@ let package = Package(
 
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
+        .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),

@@ -22,7 +22,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
                               const char *version, const char *upload_data, size_t *upload_data_size,
                               void **con_cls) {
     (void)cls; (void)url; (void)method; (void)version; (void)upload_data;
-    /* Queueing a response on the first call makes MHD close the connection (NOTES.md): answer on the second. */
+    /* Queueing a response on the first call makes MHD close the connection (keep-alive lost): answer on the second. */
     if (*con_cls == NULL) {
         *con_cls = &first_call_marker;
         return MHD_YES;

@@ -6,26 +6,9 @@ import Foundation
 /// Built on an `AuthService`, so tokens are made, digested, printed and mailed exactly as the API makes them
 /// (same generator, same TTLs, same link printer, same composer, same transactional outbox), passwords pass the
 /// same policy and are hashed by the same hasher. The few writes only an operator makes (a token without its
-/// mail, a user without a confirmation mail) go through `Store`. Every change is audited with `actor`, the
+/// mail, a user without a confirmation mail) go through `AdminStore`. Every change is audited with `actor`, the
 /// operator's name; no audit row ever holds a token or password.
 public struct AdminOperations: Sendable {
-    /// The writes that only an operator makes, on top of the service's ports. Implemented in LatchStore.
-    public protocol Store: Sendable {
-        /// Inserts a one-time token row *without* an outbox row: the operator hands the link over himself.
-        func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws
-
-        /// Inserts a user with no token and no mail, confirmed at `emailConfirmedAt` if given.
-        /// - Throws: `UserStoreError.emailTaken` if the email exists (case-insensitively); nothing is written.
-        func insertUser(_ user: NewUser, emailConfirmedAt: Date?) throws -> UserRecord
-
-        /// The user a session belongs to, nil for an unknown session.
-        func sessionOwner(id: SessionID) throws -> UserID?
-
-        /// Deletes the user with their tokens, sessions and refresh tokens (the audit log keeps its rows).
-        /// - Returns: whether a user was deleted.
-        func deleteUser(id: UserID) throws -> Bool
-    }
-
     /// Why an operation was refused. `message` names the email or id, never a secret.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// No user has this email (compared case-insensitively).
@@ -75,7 +58,7 @@ public struct AdminOperations: Sendable {
     /// The service whose ports, rules and configuration every operation uses.
     public let service: AuthService
     /// The operator-only writes.
-    public let store: any Store
+    public let store: any AdminStore
     /// The operator's name, written into every audit row this value makes.
     public let actor: String
 
@@ -83,7 +66,7 @@ public struct AdminOperations: Sendable {
     ///   - service: latchd's service, built on the same configuration and ports.
     ///   - store: the operator-only writes (`PostgresAdminStore` in production).
     ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
-    public init(service: AuthService, store: any Store, actor: String) {
+    public init(service: AuthService, store: any AdminStore, actor: String) {
         self.service = service
         self.store = store
         self.actor = actor

@@ -3,7 +3,7 @@ import Foundation
 
 /// Everything the flows need to know, as one value parsed and validated once at start (by LatchConfig).
 public struct AuthConfiguration: Hashable, Sendable {
-    /// Lifetime of a confirm-email token (DESIGN.md §6.2: 24 h).
+    /// Lifetime of a confirm-email token (ARCHITECTURE.md, security rule 2: 24 h).
     public var confirmTokenTTL: TimeInterval
     /// Lifetime of a reset-password token (1 h).
     public var resetTokenTTL: TimeInterval

@@ -5,7 +5,7 @@ import PostgresClient
 extension PostgresAuthStore {
     /// One probe of the primary key, with the owner's email key for AuthCore's "same account" check.
     public func findTrustedDevice(tokenHash: Data) throws -> TrustedDevice? {
-        guard let row = try pool.query("""
+        guard let row = try database.query("""
             SELECT d.user_id, u.email_key, d.expires_at, d.failures, d.last_failure_at
             FROM trusted_devices d JOIN users u ON u.id = d.user_id
             WHERE d.token_hash = \(tokenHash)
@@ -23,7 +23,7 @@ extension PostgresAuthStore {
 
     /// One update: a last failure older than `forgetBefore` restarts the count, as the lockout policy forgets.
     public func recordDeviceFailure(tokenHash: Data, at: Date, forgetBefore: Date) throws -> SignInFailures? {
-        guard let row = try pool.query("""
+        guard let row = try database.query("""
             UPDATE trusted_devices
             SET failures = CASE WHEN last_failure_at IS NULL OR last_failure_at < \(forgetBefore) THEN 1
                                 ELSE failures + 1 END,

@@ -6,7 +6,7 @@ extension PostgresAuthStore {
     /// The upsert of `RateLimitStore`: concurrent hits on one window serialize on its row and each sees its own
     /// count.
     public func recordHit(key: String, windowStart: Date) throws -> Int {
-        guard let count = try pool.query("""
+        guard let count = try database.query("""
             INSERT INTO rate_limits (key, window_start, count) VALUES (\(key)::text, \(windowStart), 1)
             ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
             RETURNING count
@@ -16,6 +16,6 @@ extension PostgresAuthStore {
     }
 
     public func clearHits(key: String) throws {
-        try pool.query("DELETE FROM rate_limits WHERE key = \(key)::text")
+        try database.query("DELETE FROM rate_limits WHERE key = \(key)::text")
     }
 }

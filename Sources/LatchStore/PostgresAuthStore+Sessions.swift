@@ -48,12 +48,12 @@ extension PostgresAuthStore {
             )
             SELECT count(*) FROM verified
             """
-        return try pool.query(statement).scalar(Int.self) == 1
+        return try database.query(statement).scalar(Int.self) == 1
     }
 
     /// The bearer check on every authenticated request: one probe of the unique access-token index, one users join.
     public func findSession(accessTokenHash: Data) throws -> SessionLookup? {
-        guard let row = try pool.query("""
+        guard let row = try database.query("""
             SELECT \(unescaped: Self.sessionColumnList), \(unescaped: Self.userColumnList("u"))
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.access_token_hash = \(accessTokenHash)
@@ -69,7 +69,7 @@ extension PostgresAuthStore {
     /// WHERE, which forces that order. It is the order rotation locks them in (presented token, then session), so
     /// a sign-out racing a refresh waits instead of deadlocking. Used by sign-out and by refresh-token reuse.
     public func revokeSession(id: SessionID, at: Date) throws {
-        try pool.query("""
+        try database.query("""
             WITH revoked_tokens AS (
                 UPDATE refresh_tokens SET revoked_at = \(at) WHERE session_id = \(id.rawValue) AND revoked_at IS NULL
                 RETURNING 1
@@ -81,7 +81,7 @@ extension PostgresAuthStore {
 
     /// As `revokeSession`, for every session of the user; counts the sessions that were live.
     public func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
-        try pool.query("""
+        try database.query("""
             WITH revoked_tokens AS (
                 UPDATE refresh_tokens SET revoked_at = \(at) WHERE user_id = \(userID.rawValue) AND revoked_at IS NULL
                 RETURNING 1
@@ -145,7 +145,7 @@ extension PostgresAuthStore {
             JOIN users u ON u.id = p.user_id
             LEFT JOIN rotated ro ON true
             """
-        guard let row = try pool.query(statement).first else { return .unknown }
+        guard let row = try database.query(statement).first else { return .unknown }
         let sessionID = SessionID(try row.decode(UUID.self, column: 0))
         let userID = UserID(try row.decode(UUID.self, column: 1))
         let revoked = try row.decode(Bool.self, column: 2)

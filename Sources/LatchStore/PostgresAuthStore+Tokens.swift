@@ -7,7 +7,7 @@ extension PostgresAuthStore {
     /// records the user's password version as this statement reads it, so a password change that commits
     /// before or after still ends it.
     public func issueToken(_ token: NewToken) throws {
-        try pool.query("""
+        try database.query("""
             WITH token AS (
                 INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
                 SELECT \(token.hash), id, \(token.purpose.rawValue)::text, \(token.expiresAt), \(token.createdAt),
@@ -40,11 +40,11 @@ extension PostgresAuthStore {
             ), \(queuedMail(link.mail, at: link.createdAt, for: "contested"))
             SELECT (SELECT count(*) FROM contested), (SELECT count(*) FROM woken)
             """
-        return try pool.query(statement).scalar(Int.self) == 1
+        return try database.query(statement).scalar(Int.self) == 1
     }
 
     public func lookupToken(hash: Data) throws -> TokenRecord? {
-        guard let row = try pool.query("""
+        guard let row = try database.query("""
             SELECT user_id, purpose, expires_at, used_at, superseded_at, password_version
             FROM auth_tokens WHERE token_hash = \(hash)
             """, retry: .onConnectionLoss).first
@@ -115,7 +115,7 @@ extension PostgresAuthStore {
             )
             SELECT * FROM confirmed
             """
-        return try pool.query(statement).first.map { try StoreRows.user($0) }
+        return try database.query(statement).first.map { try StoreRows.user($0) }
     }
 
     /// One statement for the six steps of `PasswordResetCompletion`; `owner` locks the user first as in
@@ -162,7 +162,7 @@ extension PostgresAuthStore {
             SELECT u.*, (SELECT count(*) FROM revoked_sessions) AS revoked, (SELECT count(*) FROM woken) AS notified
             FROM updated u
             """
-        guard let row = try pool.query(statement).first else { return nil }
+        guard let row = try database.query(statement).first else { return nil }
         return PasswordResetResult(
             user: try StoreRows.user(row),
             revokedSessions: try row.decode(Int.self, column: StoreRows.userColumns)

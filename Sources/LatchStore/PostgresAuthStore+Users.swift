@@ -44,7 +44,7 @@ extension PostgresAuthStore {
             SELECT c.*, (SELECT count(*) FROM woken) AS notified FROM created c
             """
         do {
-            guard let row = try pool.query(statement).first else {
+            guard let row = try database.query(statement).first else {
                 throw PostgresError.unsupported("INSERT ... RETURNING gave no row")
             }
             return try StoreRows.user(row)
@@ -55,20 +55,20 @@ extension PostgresAuthStore {
 
     /// One probe of the unique email-key index.
     public func findUser(email: EmailAddress) throws -> UserRecord? {
-        try pool.query("""
+        try database.query("""
             SELECT \(unescaped: Self.userColumnList()) FROM users WHERE email_key = \(email.key)::text
             """, retry: .onConnectionLoss).first.map { try StoreRows.user($0) }
     }
 
     public func findUser(id: UserID) throws -> UserRecord? {
-        try pool.query("""
+        try database.query("""
             SELECT \(unescaped: Self.userColumnList()) FROM users WHERE id = \(id.rawValue)
             """, retry: .onConnectionLoss).first.map { try StoreRows.user($0) }
     }
 
     /// Only an unconfirmed row is touched, so the first confirmation time (and updated_at) stay.
     public func markEmailConfirmed(userID: UserID, at: Date) throws {
-        try pool.query("""
+        try database.query("""
             UPDATE users SET email_confirmed_at = \(at), updated_at = \(at)
             WHERE id = \(userID.rawValue) AND email_confirmed_at IS NULL
             """)
@@ -76,7 +76,7 @@ extension PostgresAuthStore {
 
     /// Disabling stamps updated_at with the given time; re-enabling has none, so the table's trigger stamps it.
     public func setDisabled(userID: UserID, at: Date?) throws {
-        try pool.query("""
+        try database.query("""
             UPDATE users SET disabled_at = \(at), updated_at = COALESCE(\(at), updated_at) WHERE id = \(userID.rawValue)
             """)
     }

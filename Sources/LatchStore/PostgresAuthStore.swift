@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import PostgresClient
 
-/// Every AuthCore store port (`AuthStore`) on one PostgreSQL pool.
+/// Every AuthCore store port (`AuthStore`) on one PostgreSQL pool (or, in `transaction`, one connection).
 ///
 /// Each port method is one transaction, and most are one statement (CTEs carry the dependent writes), so the hot
 /// paths cost one round trip: bearer lookup, confirm, refresh, reset, token issue. Every value travels as a bound
@@ -19,16 +19,24 @@ public struct PostgresAuthStore: AuthStore, Sendable {
     /// The channel latchd's outbox worker LISTENs on unless configured otherwise.
     public static let defaultOutboxChannel = "latch_outbox"
 
-    /// Where every query runs.
-    public let pool: PostgresPool
+    /// Where every query runs: the pool, or inside `transaction` one connection.
+    public let database: any PostgresQueryable
     /// The NOTIFY channel that announces new outbox rows.
     public let outboxChannel: String
 
     /// - Parameters:
-    ///   - pool: a pool on a database migrated with the project's `sql/`.
+    ///   - pool: a pool on a database migrated with the project's `sql/` (or a connection, e.g. in a transaction).
     ///   - outboxChannel: the channel notified for every queued mail (the same one `PostgresOutboxWakeup` listens on).
-    public init(pool: PostgresPool, outboxChannel: String = PostgresAuthStore.defaultOutboxChannel) {
-        self.pool = pool
+    public init(pool: any PostgresQueryable, outboxChannel: String = PostgresAuthStore.defaultOutboxChannel) {
+        self.database = pool
         self.outboxChannel = outboxChannel
+    }
+
+    /// Runs `body` with a store whose every statement runs in one transaction (COMMIT on return, ROLLBACK on a
+    /// throw): for writes that must land together.
+    public func transaction<T>(_ body: (PostgresAuthStore) throws -> T) throws -> T {
+        try database.inTransaction { connection in
+            try body(PostgresAuthStore(pool: connection, outboxChannel: outboxChannel))
+        }
     }
 }

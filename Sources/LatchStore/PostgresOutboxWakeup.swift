@@ -1,7 +1,7 @@
-import Mailer
+import AuthCore
 import PostgresClient
 
-/// Mailer's `OutboxWakeup` on PostgreSQL LISTEN: `PostgresAuthStore` notifies the channel in the transaction of
+/// AuthCore's `OutboxWakeup` on PostgreSQL LISTEN: `PostgresAuthStore` notifies the channel in the transaction of
 /// every outbox insert, so `wait` returns when such a transaction commits.
 ///
 /// Notifications are hints (lost while the listener reconnects); the worker still polls on timeout, so a lost one

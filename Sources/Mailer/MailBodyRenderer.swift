@@ -1,3 +1,4 @@
+import HTMLEscaping
 /// Lays out `MailContent` as a plain-text body and a simple, inline-styled, self-contained HTML body.
 /// Every interpolated value goes through `HTMLText.escape`.
 enum MailBodyRenderer {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything one `make bench` run measured, with the DESIGN.md §9 verdicts: printed by `ReportTable`, written as
+/// Everything one `make bench` run measured, with the ARCHITECTURE.md, "Performance targets" verdicts: printed by `ReportTable`, written as
 /// results.json.
 struct BenchReport: Encodable {
     struct Machine: Encodable {
@@ -28,7 +28,7 @@ struct BenchReport: Encodable {
     let micro: [MicroResult]
     /// Median time of one Argon2id hash in this process, in milliseconds.
     let argon2HashMs: Double
-    /// cores / one-hash time: DESIGN.md §9's bound on sign-ins per second.
+    /// cores / one-hash time: the performance targets' bound on sign-ins per second.
     let signInBoundPerSecond: Double
     /// 1 / (wall time per hash with `cores` hashes at a time): what the cores really reach when they hash together
     /// (they share caches and memory bandwidth); nil without that measurement.

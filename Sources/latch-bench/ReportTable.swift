@@ -50,7 +50,7 @@ struct ReportTable {
 
     private func targets() -> String {
         let width = max(50, report.targets.map(\.target.count).max() ?? 0)
-        var rows = ["target (DESIGN.md §9)".padding(width) + "  verdict  measured"]
+        var rows = ["target (ARCHITECTURE.md)".padding(width) + "  verdict  measured"]
         for target in report.targets {
             rows.append(target.target.padding(width) + "  " + (target.pass ? "PASS" : "MISS").padding(7) + "  "
                         + target.measured)

@@ -1,6 +1,6 @@
-/// A DESIGN.md §9 target next to what this run measured.
+/// A ARCHITECTURE.md, "Performance targets" target next to what this run measured.
 struct TargetCheck: Codable {
-    /// The target as DESIGN.md states it.
+    /// The target as ARCHITECTURE.md ("Performance targets") states it.
     let target: String
     /// The measured numbers behind the verdict, as text.
     let measured: String

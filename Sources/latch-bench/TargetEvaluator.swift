@@ -1,4 +1,4 @@
-/// Turns the measured lines into DESIGN.md §9's verdicts.
+/// Turns the measured lines into the performance targets' verdicts.
 struct TargetEvaluator {
     let lines: [ReportLine]
     let signInBound: Double
@@ -7,7 +7,7 @@ struct TargetEvaluator {
     let cores: Int
     let memory: BenchReport.Memory
 
-    /// RSS target; DESIGN.md says 40 MB, read here as the stricter 40 × 10^6 bytes.
+    /// RSS target; ARCHITECTURE.md says 40 MB, read here as the stricter 40 × 10^6 bytes.
     static let idleRSSLimitBytes = 40_000_000.0
 
     func evaluate() throws -> [TargetCheck] {

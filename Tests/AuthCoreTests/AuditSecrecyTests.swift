@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// DESIGN.md §6.8: audit rows never hold tokens, passwords or hashes. Runs every flow, then scans every string.
+/// ARCHITECTURE.md, security rule 8: audit rows never hold tokens, passwords or hashes. Runs every flow, then scans every string.
 @Suite struct AuditSecrecyTests {
     @Test func noFlowWritesASecretToTheAuditLog() throws {
         let h = Harness()

@@ -44,11 +44,16 @@ import Testing
         #expect(h.user()?.isConfirmed == false)
     }
 
-    @Test func tokenJustBeforeExpiryWorks() throws {
+    @Test func tokenJustBeforeExpiryWorksAndAtExpiryDoesNot() throws {
         let h = Harness()
         let token = try h.signUp()
         h.clock.advance(by: 24 * 3600 - 1)
-        _ = try h.service.confirm(token: token, ip: nil, userAgent: nil)
+        let session = try h.service.confirm(token: token, ip: nil, userAgent: nil)
+        #expect(session.user.isConfirmed && session.user.email == "alice@example.com")
+
+        let other = try h.signUp("bob@example.com")
+        h.clock.advance(by: 24 * 3600)
+        #expect(throws: AuthError.tokenExpired) { try h.service.confirm(token: other, ip: nil, userAgent: nil) }
     }
 
     @Test func unknownAndResetTokensAreInvalid() throws {

@@ -3,9 +3,11 @@ import Foundation
 import Testing
 
 @Suite struct DeepLinkConfigurationTests {
-    @Test func acceptsProductionAndDevelopmentValues() throws {
-        try Fixtures.production.validate()
-        try Fixtures.development.validate()
+    @Test func acceptsProductionAndDevelopmentValues() {
+        #expect(throws: Never.self) { try Fixtures.production.validate() }
+        #expect(throws: Never.self) { try Fixtures.development.validate() }
+        // And they are the values the other tests rely on, not something any configuration would pass with.
+        #expect(Fixtures.production.linkBase.scheme == "https" && Fixtures.development.linkBase.scheme == "http")
     }
 
     @Test(arguments: ["", "my app", "1app", "https", "HTTP", "my/app"])

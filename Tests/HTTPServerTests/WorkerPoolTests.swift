@@ -26,6 +26,28 @@ import Testing
         #expect(!threads.value.contains(UInt(pthread_self())))
     }
 
+    #if os(Linux)
+    @Test func nicenessLowersThePoolThreadsOnlyNotTheProcess() {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let before = getpriority(which, 0)
+        let pool = WorkerPool(name: "nice-test", threads: 2, queueCapacity: 10, niceness: 5)
+        let seen = Locked<[Int32]>([])
+        let done = DispatchGroup()
+        for _ in 0..<4 {
+            done.enter()
+            _ = pool.submit {
+                let value = getpriority(which, 0)
+                seen.update { $0.append(value) }
+                done.leave()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        pool.shutdown()
+        #expect(seen.value.count == 4 && seen.value.allSatisfy { $0 == min(before + 5, 19) }, "\(seen.value)")
+        #expect(getpriority(which, 0) == before, "the submitting thread keeps its priority")
+    }
+    #endif
+
     @Test func refusesJobsBeyondTheQueueCapacity() {
         let pool = WorkerPool(name: "pool-full", threads: 1, queueCapacity: 2)
         let gate = Gate()

@@ -173,6 +173,27 @@ import Testing
         #expect(try fixture.store.signInFailures(emailKey: "other@example.com") != nil)
     }
 
+    @Test func writesInOneStoreTransactionLandTogetherOrNotAtAll() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        struct Abort: Error {}
+        let event = AuditEvent(name: .signUp, at: fixture.at(1), userID: nil, ip: nil)
+        #expect(throws: Abort.self) {
+            try fixture.store.transaction { store in
+                try store.record(event)
+                try store.enqueue(mail: fixture.mail(.signupAttempt, to: "ann@example.com"))
+                throw Abort()
+            }
+        }
+        #expect(try fixture.count("SELECT count(*) FROM audit_log") + fixture.count("SELECT count(*) FROM outbox") == 0)
+        try fixture.store.transaction { store in
+            try store.record(event)
+            try store.enqueue(mail: fixture.mail(.signupAttempt, to: "ann@example.com"))
+        }
+        #expect(try fixture.count("SELECT count(*) FROM audit_log") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM outbox") == 1)
+    }
+
     @Test func lookupsAndUniquenessUseTheEmailKeyOnly() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }

@@ -14,7 +14,7 @@ struct PostgresAuthStoreTokensTests {
         try fixture.store.issueToken(token)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))
             == TokenRecord(userID: user.id, purpose: .reset, expiresAt: fixture.at(3700), usedAt: nil))
-        let kinds = try fixture.queue.claimDue(limit: 10, now: fixture.at(100), leaseUntil: fixture.at(200)).map(\.kind)
+        let kinds = try fixture.queue.claimDue(limit: 10, now: fixture.at(100), leaseUntil: fixture.at(200)).map(\.mail.kind)
         #expect(kinds == [.confirmEmail, .resetPassword])
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest("unknown")) == nil)
     }
@@ -157,7 +157,7 @@ struct PostgresAuthStoreTokensTests {
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(first.access))?.session.revokedAt
             == fixture.at(30))
         let queued = try fixture.queue.claimDue(limit: 10, now: fixture.at(30), leaseUntil: fixture.at(90))
-        #expect(queued.last?.composed == notice)
+        #expect(queued.last?.mail == notice)
         #expect(queued.count == 4)
     }
 

@@ -16,9 +16,9 @@ struct PostgresAuthStoreUsersTests {
         let token = try #require(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw)))
         #expect(token == TokenRecord(userID: user.id, purpose: .confirm, expiresAt: fixture.at(3600), usedAt: nil))
         let due = try fixture.queue.claimDue(limit: 10, now: fixture.at(1), leaseUntil: fixture.at(60))
-        #expect(due.map(\.recipient) == ["Ann.Lee@example.com"])
-        #expect(due.first?.kind == .confirmEmail && due.first?.createdAt == fixture.t0)
-        #expect(due.first?.deepLink?.absoluteString.hasSuffix(raw) == true)
+        #expect(due.map(\.mail.recipient) == ["Ann.Lee@example.com"])
+        #expect(due.first?.mail.kind == .confirmEmail && due.first?.createdAt == fixture.t0)
+        #expect(due.first?.mail.deepLink?.absoluteString.hasSuffix(raw) == true)
     }
 
     @Test func emailsAreUniqueIgnoringCaseAndAConflictWritesNothing() throws {

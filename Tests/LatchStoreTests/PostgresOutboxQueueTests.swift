@@ -1,7 +1,6 @@
 import AuthCore
 import Foundation
 import LatchStore
-import Mailer
 import Testing
 
 @Suite("PostgresOutboxQueue and PostgresOutboxWakeup")
@@ -25,7 +24,7 @@ struct PostgresOutboxQueueTests {
 
         let first = try fixture.queue.claimDue(limit: 2, now: fixture.at(1), leaseUntil: fixture.at(61))
         #expect(first.map(\.createdAt) == [fixture.t0, fixture.at(1)])
-        #expect(first.allSatisfy { $0.attempts == 0 && $0.subject.hasPrefix("Subject") })
+        #expect(first.allSatisfy { $0.attempts == 0 && $0.mail.subject.hasPrefix("Subject") })
         #expect(try fixture.queue.claimDue(limit: 10, now: fixture.at(1), leaseUntil: fixture.at(61)).isEmpty,
                 "the third is not due yet; the first two are leased")
         #expect(try fixture.queue.claimDue(limit: 10, now: fixture.at(2), leaseUntil: fixture.at(62)).count == 1)
@@ -41,7 +40,7 @@ struct PostgresOutboxQueueTests {
         #expect(try fixture.queue.claimDue(limit: 5, now: fixture.at(59), leaseUntil: fixture.at(120)).isEmpty)
         let reclaimed = try fixture.queue.claimDue(limit: 5, now: fixture.at(60), leaseUntil: fixture.at(120))
         #expect(reclaimed.map(\.id) == claimed.map(\.id))
-        #expect(reclaimed.first?.composed == claimed.first?.composed)
+        #expect(reclaimed.first?.mail == claimed.first?.mail)
     }
 
     @Test func aReleasedRowIsDueAtOnceButOnlyUnderItsOwnLease() throws {
@@ -83,7 +82,7 @@ struct PostgresOutboxQueueTests {
         defer { fixture.close() }
         let raw = try queueMails(fixture, count: 1)[0]
         let item = try #require(try fixture.queue.claimDue(limit: 1, now: fixture.t0, leaseUntil: fixture.at(60)).first)
-        #expect(item.text.contains(raw) && item.deepLink?.absoluteString.contains(raw) == true)
+        #expect(item.mail.text.contains(raw) && item.mail.deepLink?.absoluteString.contains(raw) == true)
 
         try fixture.queue.markSent(id: item.id, at: fixture.at(3))
         try fixture.queue.markSent(id: item.id, at: fixture.at(9))
@@ -94,7 +93,7 @@ struct PostgresOutboxQueueTests {
             (String?, String?, String?, String?, Date?, String, String, Date).self)
         #expect(subject == nil && text == nil && html == nil && link == nil)
         #expect(sentAt == fixture.at(3), "the first send time stays")
-        #expect(recipient == item.recipient && kind == "confirm_email" && createdAt == fixture.t0)
+        #expect(recipient == item.mail.recipient && kind == "confirm_email" && createdAt == fixture.t0)
         #expect(try fixture.queue.claimDue(limit: 5, now: fixture.at(3600), leaseUntil: fixture.at(4000)).isEmpty)
     }
 
@@ -108,7 +107,7 @@ struct PostgresOutboxQueueTests {
         #expect(try fixture.queue.claimDue(limit: 1, now: fixture.at(29), leaseUntil: fixture.at(90)).isEmpty,
                 "the retry time replaces the lease")
         let retried = try #require(try fixture.queue.claimDue(limit: 1, now: fixture.at(30), leaseUntil: fixture.at(90)).first)
-        #expect(retried.attempts == 1 && retried.composed == item.composed)
+        #expect(retried.attempts == 1 && retried.mail == item.mail)
 
         try fixture.queue.recordFailure(id: item.id, error: String(repeating: "x", count: 5000), retryAt: nil,
                                         at: fixture.at(31))
@@ -164,6 +163,6 @@ struct PostgresOutboxQueueTests {
 
         let item = try #require(try fixture.queue.claimDue(limit: 5, now: Date().addingTimeInterval(5),
                                                            leaseUntil: Date().addingTimeInterval(60)).first)
-        #expect(item.composed == notice && item.deepLink == nil)
+        #expect(item.mail == notice && item.mail.deepLink == nil)
     }
 }

@@ -4,7 +4,7 @@ import LatchStore
 import PostgresClient
 import Testing
 
-/// DESIGN.md §6.2: after a whole flow and once its mail is sent, no column of any table holds a raw token; the
+/// ARCHITECTURE.md, security rule 2: after a whole flow and once its mail is sent, no column of any table holds a raw token; the
 /// tables hold only SHA-256 digests.
 @Suite("Secret scan of every table")
 struct SecretScanTests {

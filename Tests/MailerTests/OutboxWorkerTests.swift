@@ -54,7 +54,7 @@ import Testing
         #expect(delivered.count == 120)
         #expect(Set(delivered.map(\.to.address)).count == 120)
         #expect(transport.attempts.count == 120)
-        #expect(queue.rows.allSatisfy { $0.claims == 1 && $0.item.text.isEmpty && $0.item.deepLink == nil })
+        #expect(queue.rows.allSatisfy { $0.claims == 1 && $0.item.mail.text.isEmpty && $0.item.mail.deepLink == nil })
         #expect(worker.metrics.sent == 120 && worker.metrics.failedAttempts == 0)
         // The Message-ID is the row's, so a resend after a crash would carry the same one.
         let first = try #require(delivered.first { $0.to.address == "user0@example.com" })
@@ -115,7 +115,7 @@ import Testing
 
         let row = try #require(queue.row(id))
         #expect(row.failures.map { $0.retryAt == nil } == [false, false, true])
-        #expect(row.item.text.isEmpty && row.item.deepLink == nil)
+        #expect(row.item.mail.text.isEmpty && row.item.mail.deepLink == nil)
         #expect(transport.attempts.filter { $0.to.address == "ann@example.com" }.count == 3)
         #expect(worker.metrics.givenUp == 1 && worker.metrics.failedAttempts == 3)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rate limits of DESIGN.md §6.4: per IP and per email on sign-in, sign-up, resend and forgot.
+/// The rate limits of ARCHITECTURE.md, security rule 4: per IP and per email on sign-in, sign-up, resend and forgot.
 public struct AuthRateLimits: Hashable, Sendable, Codable {
     public var signInPerIP: RateLimitRule
     public var signInPerEmail: RateLimitRule

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The password rules of DESIGN.md §6.1 (NIST 800-63B): 8 to 128 characters, no composition rules, not the email
+/// The password rules of ARCHITECTURE.md, security rule 1 (NIST 800-63B): 8 to 128 characters, no composition rules, not the email
 /// (nor its local part), not a common password. The same rules apply at sign-up and at reset.
 public struct PasswordPolicy: Sendable {
     /// Bounds in Unicode code points, which is how NIST counts characters.

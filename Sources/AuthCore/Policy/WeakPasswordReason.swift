@@ -1,4 +1,4 @@
-/// Which password rule was broken (DESIGN.md §6.1, NIST 800-63B: length and blocklist only, no composition rules).
+/// Which password rule was broken (ARCHITECTURE.md, security rule 1; NIST 800-63B: length and blocklist only, no composition rules).
 public enum WeakPasswordReason: String, Hashable, Sendable, CaseIterable {
     case passwordTooShort = "password_too_short"
     case passwordTooLong = "password_too_long"

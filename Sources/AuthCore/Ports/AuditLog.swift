@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `audit_log` table (DESIGN.md §6.9).
+/// The `audit_log` table (ARCHITECTURE.md, security rule 9).
 public protocol AuditLog: Sendable {
     func record(_ event: AuditEvent) throws
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `rate_limits` table: fixed-window counters shared by every instance (DESIGN.md §6.4).
+/// The `rate_limits` table: fixed-window counters shared by every instance (ARCHITECTURE.md, security rule 4).
 /// The window arithmetic is `RateLimitRule`'s; the store only counts.
 public protocol RateLimitStore: Sendable {
     /// Counts one hit for (`key`, `windowStart`) and returns the count including it, atomically:

@@ -138,20 +138,11 @@ struct StrictJSONValidator {
         guard index + 4 <= bytes.count else { return nil }
         var unit: UInt16 = 0
         for byte in bytes[index..<index + 4] {
-            guard let digit = Self.hexValue(byte) else { return nil }
+            guard let digit = ASCIIHex.value(byte) else { return nil }
             unit = unit << 4 | UInt16(digit)
         }
         index += 4
         return unit
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {

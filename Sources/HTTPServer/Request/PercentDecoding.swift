@@ -15,7 +15,7 @@ enum PercentDecoding {
         while index < utf8.count {
             let byte = utf8[index]
             if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+               let high = ASCIIHex.value(utf8[index + 1]), let low = ASCIIHex.value(utf8[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 3
                 continue
@@ -24,14 +24,5 @@ enum PercentDecoding {
             index += 1
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

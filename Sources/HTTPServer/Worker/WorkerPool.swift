@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -62,14 +61,15 @@ public final class WorkerPool: Sendable {
         }
     }
 
-    /// On Linux a thread id given to setpriority(PRIO_PROCESS) applies to that thread alone.
-    private static func lowerPriority(by niceness: Int32) {
+    /// Linux keeps the nice value per thread, and `PRIO_PROCESS` with id 0 names the calling thread (the kernel
+    /// resolves 0 to the current task), so this lowers only the pool thread that calls it.
+    static func lowerPriority(by niceness: Int32) {
         #if os(Linux)
-        let thread = id_t(latch_thread_id())
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
         errno = 0
-        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
+        let current = getpriority(which, 0)
         guard errno == 0 else { return }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, current + niceness)
+        _ = setpriority(which, 0, current + niceness)
         #endif
     }
 

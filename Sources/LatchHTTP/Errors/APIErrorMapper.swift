@@ -1,10 +1,10 @@
 import AuthCore
 import HTTPServer
 
-/// The one place where errors become HTTP answers (DESIGN.md §4): AuthCore's rules, LatchHTTP's request checks,
+/// The one place where errors become HTTP answers (openapi.yaml): AuthCore's rules, LatchHTTP's request checks,
 /// HTTPServer's JSON body errors, and everything else as a generic 503.
 ///
-/// `token_expired` is 400, not 410: DESIGN.md §4 lists the statuses clients must handle and 410 is not among them;
+/// `token_expired` is 400, not 410: the statuses clients handle are those of openapi.yaml, and 410 is not among them;
 /// the code, not the status, tells the client to ask for a new mail.
 public enum APIErrorMapper {
     /// `WWW-Authenticate` for a request without bearer credentials (RFC 6750 §3: no error code then).

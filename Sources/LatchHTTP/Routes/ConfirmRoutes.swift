@@ -18,7 +18,7 @@ struct ConfirmRoutes: Sendable {
         return APIJSON.response(session)
     }
 
-    /// 202 for every email, known or not (DESIGN.md §6.3).
+    /// 202 for every email, known or not (ARCHITECTURE.md, security rule 3).
     func resend(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try EmailBody.decode(from: request)
         let client = context.clients.resolve(request)

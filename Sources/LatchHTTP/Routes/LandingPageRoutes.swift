@@ -2,7 +2,7 @@ import AuthCore
 import HTTPServer
 
 /// `GET`/`POST /confirmAuth` and `/resetPassword`: the web fallback behind the universal link, for people who open
-/// it where the app is not installed (DESIGN.md §4, §7).
+/// it where the app is not installed (ARCHITECTURE.md, "Mail").
 ///
 /// GET only reads the token's state (mail scanners prefetch links; a GET that spent the token would break sign-up),
 /// and shows a button or a new-password form; the POST redeems it through `AuthService`. The token appears only in

@@ -12,7 +12,7 @@ struct PasswordRoutes: Sendable {
                     handler: context.handler(route: "/v1/password/reset", reset))
     }
 
-    /// 202 `{"status":"reset_sent"}` whether or not the email is registered (DESIGN.md §6.3).
+    /// 202 `{"status":"reset_sent"}` whether or not the email is registered (ARCHITECTURE.md, security rule 3).
     func forgot(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try EmailBody.decode(from: request)
         try context.auth.forgotPassword(email: body.email, ip: context.clients.clientIP(request))

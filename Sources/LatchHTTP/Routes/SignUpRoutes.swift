@@ -1,7 +1,7 @@
 import AuthCore
 import HTTPServer
 
-/// `POST /v1/signup`: the same 202 whether or not the email is registered (DESIGN.md §6.3).
+/// `POST /v1/signup`: the same 202 whether or not the email is registered (ARCHITECTURE.md, security rule 3).
 struct SignUpRoutes: Sendable {
     let context: RouteContext
     /// Sign-up hashes the password, so it runs off the MHD threads.

@@ -6,7 +6,7 @@ import HTTPServer
 /// cookie and puts the same value in a hidden field; the POST must bring both, equal.
 ///
 /// Why this rather than an HMAC of the page token with a per-process key: latchd holds no state of its own and
-/// runs as N instances behind a load balancer (DESIGN.md §10), so a form rendered by one instance must be accepted
+/// runs as N instances behind a load balancer (ARCHITECTURE.md, "Scale-out"), so a form rendered by one instance must be accepted
 /// by another; a per-process key would refuse it. And `SameSite=Strict` means a cross-site POST arrives without
 /// the cookie at all, whereas an HMAC field can be fetched by an attacker and replayed from their own site.
 /// Over https the cookie is `__Host-` prefixed (hence `Secure`, `Path=/`, no `Domain`), so a sibling subdomain
@@ -51,14 +51,6 @@ struct CSRFCookie: Sendable {
 
     /// Base64url text of a sane length (the generator's tokens are 43 characters): anything else is not ours.
     static func isWellFormed(_ value: Substring) -> Bool {
-        (16...128).contains(value.utf8.count) && value.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                true
-            default:
-                false
-            }
-        }
+        (16...128).contains(value.utf8.count) && TokenText.isBase64URL(value)
     }
 }

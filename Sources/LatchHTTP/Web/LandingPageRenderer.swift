@@ -1,5 +1,6 @@
 import AuthCore
 import DeepLinkRouting
+import HTMLEscaping
 
 /// Renders landing pages: small, self-contained HTML (no external assets, no script, one inline stylesheet allowed by
 /// its hash), with `lang`, labelled fields and a live status region. Every interpolated value is HTML-escaped.
@@ -10,7 +11,7 @@ struct LandingPageRenderer: Sendable {
 
     func render(_ page: LandingPage) -> String {
         let text = LandingPageText(flow: page.flow, state: page.state, productName: productName)
-        let e = HTMLEscaping.escape
+        let e = HTMLText.escape
         var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
         if page.showsForm, let token = page.token, let csrf = page.csrf {
             body += form(page, token: token, csrf: csrf)
@@ -40,7 +41,7 @@ struct LandingPageRenderer: Sendable {
 
     /// The confirm button, or the new-password form; both post the token in a hidden field, never in the URL.
     private func form(_ page: LandingPage, token: String, csrf: String) -> String {
-        let e = HTMLEscaping.escape
+        let e = HTMLText.escape
         var html = "<form method=\"post\" action=\"\(e(page.flow.formAction))\">\n"
         html += "<input type=\"hidden\" name=\"token\" value=\"\(e(token))\">\n"
         html += "<input type=\"hidden\" name=\"\(CSRFCookie.fieldName)\" value=\"\(e(csrf))\">\n"
@@ -62,7 +63,7 @@ struct LandingPageRenderer: Sendable {
         var html = "<label for=\"password\">New password</label>\n"
         if let problem {
             describedBy += " password-problem"
-            html += "<p id=\"password-problem\" class=\"problem\" role=\"alert\">\(HTMLEscaping.escape(problem))</p>\n"
+            html += "<p id=\"password-problem\" class=\"problem\" role=\"alert\">\(HTMLText.escape(problem))</p>\n"
         }
         html += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required "
             + "minlength=\"\(minimum)\" maxlength=\"\(maximum)\" aria-describedby=\"\(describedBy)\""
@@ -77,7 +78,7 @@ struct LandingPageRenderer: Sendable {
     }
 
     private func appLink(_ href: String, label: String) -> String {
-        "<p><a class=\"app\" id=\"open-in-app\" href=\"\(HTMLEscaping.escape(href))\">\(HTMLEscaping.escape(label))</a></p>\n"
+        "<p><a class=\"app\" id=\"open-in-app\" href=\"\(HTMLText.escape(href))\">\(HTMLText.escape(label))</a></p>\n"
     }
 
     /// After an outcome the app is where the person goes next (sign in, ask for a new link).

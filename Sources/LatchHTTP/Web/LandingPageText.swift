@@ -1,5 +1,6 @@
 /// The words of the landing pages, per flow and state: plain sentences that say what happened and what to do next
-/// (NOTES.md: links that fail need clear "expired / replaced" states). Not yet HTML-escaped.
+/// (links that fail need clear "expired" and "replaced" states, or people keep clicking dead links). Not yet
+/// HTML-escaped.
 struct LandingPageText: Equatable {
     let heading: String
     let message: String

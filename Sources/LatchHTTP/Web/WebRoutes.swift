@@ -3,7 +3,7 @@ import DeepLinkRouting
 import HTTPServer
 
 /// The browser-facing routes next to the JSON API: the two well-known association files and the landing pages
-/// behind the mailed universal links (DESIGN.md §4, §7). latchd registers them after `LatchAPI`:
+/// behind the mailed universal links (ARCHITECTURE.md, "Mail"). latchd registers them after `LatchAPI`:
 ///
 /// ```swift
 /// var router = Router()

@@ -1,4 +1,4 @@
-/// What the two well-known association files claim (DESIGN.md §4): which apps may open this host's links.
+/// What the two well-known association files claim (openapi.yaml): which apps may open this host's links.
 ///
 /// Empty values are allowed: the files are then still valid JSON, claiming no app.
 public struct WellKnownConfiguration: Hashable, Sendable {

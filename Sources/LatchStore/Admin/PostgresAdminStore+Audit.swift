@@ -3,21 +3,6 @@ import Foundation
 import PostgresClient
 
 extension PostgresAdminStore {
-    /// Every filter is a bound parameter that matches everything when NULL. An email matches rows of the user who
-    /// has it now and rows that name it in `detail.email` (failed sign-ins of unknown emails have no user), both
-    /// by the address's identity (`EmailAddress.key`: ASCII letters folded, as `lower()` folds under "C").
-    private static let selectAudit = """
-        SELECT id, at, user_id, event, ip, detail
-        FROM audit_log
-        WHERE ($1::uuid IS NULL OR user_id = $1::uuid)
-          AND ($2::text IS NULL
-               OR user_id IN (SELECT id FROM users WHERE email_key = $2::text)
-               OR lower((detail->>'email') COLLATE "C") = $2::text)
-          AND ($3::timestamptz IS NULL OR at >= $3::timestamptz)
-        ORDER BY at DESC, id DESC
-        LIMIT $4
-        """
-
     /// Lists audit rows, newest first.
     /// - Parameters:
     ///   - email: rows of the user with this email, or naming it (case-insensitive); nil for any.
@@ -27,8 +12,23 @@ extension PostgresAdminStore {
     public func listAudit(email: String? = nil, userID: UserID? = nil, since: Date? = nil, limit: Int = 100)
         throws -> [AuditEntry]
     {
+        // Every filter matches everything when nil. An email matches rows of the user who has it now and rows that
+        // name it in `detail.email` (failed sign-ins of unknown emails have no user), both by the address's
+        // identity (`EmailAddress.key`: ASCII letters folded, as `lower()` folds them under "C").
         let key = email.map { (try? EmailAddress($0))?.key ?? $0 }
-        return try pool.query(Self.selectAudit, [userID?.rawValue, key, since, max(0, limit)]).map { row in
+        let user = userID?.rawValue
+        let statement: PostgresQuery = """
+            SELECT id, at, user_id, event, ip, detail
+            FROM audit_log
+            WHERE (\(user)::uuid IS NULL OR user_id = \(user)::uuid)
+              AND (\(key)::text IS NULL
+                   OR user_id IN (SELECT id FROM users WHERE email_key = \(key)::text)
+                   OR lower((detail->>'email') COLLATE "C") = \(key)::text)
+              AND (\(since)::timestamptz IS NULL OR at >= \(since)::timestamptz)
+            ORDER BY at DESC, id DESC
+            LIMIT \(max(0, limit))
+            """
+        return try pool.query(statement, retry: .onConnectionLoss).map { row in
             let detail = try row.decode(PostgresJSON?.self, column: 5)
             return AuditEntry(
                 id: try row.decode(Int64.self, column: 0),

@@ -2,24 +2,24 @@ import Foundation
 import PostgresClient
 
 extension PostgresAdminStore {
-    /// Envelope columns only: a pending row's body holds a raw token. `$1` NULL lists every state.
-    private static let selectOutbox = """
-        SELECT id, kind, recipient, attempts, next_attempt_at, created_at, claimed_at, sent_at, failed_at, last_error
-        FROM outbox
-        WHERE $1::text IS NULL
-           OR ($1::text = 'pending' AND sent_at IS NULL AND failed_at IS NULL)
-           OR ($1::text = 'failed' AND failed_at IS NOT NULL AND sent_at IS NULL)
-           OR ($1::text = 'sent' AND sent_at IS NOT NULL)
-        ORDER BY id DESC
-        LIMIT $2
-        """
-
     /// Lists outbox rows, newest first.
     /// - Parameters:
     ///   - state: which rows; nil for all.
     ///   - limit: at most this many rows.
     public func listOutbox(state: OutboxState? = nil, limit: Int = 100) throws -> [OutboxEntry] {
-        try pool.query(Self.selectOutbox, [state?.rawValue, max(0, limit)]).map { row in
+        // Envelope columns only: a pending row's body holds a raw token. A nil state lists every row.
+        let state = state?.rawValue
+        let statement: PostgresQuery = """
+            SELECT id, kind, recipient, attempts, next_attempt_at, created_at, claimed_at, sent_at, failed_at, last_error
+            FROM outbox
+            WHERE \(state)::text IS NULL
+               OR (\(state)::text = 'pending' AND sent_at IS NULL AND failed_at IS NULL)
+               OR (\(state)::text = 'failed' AND failed_at IS NOT NULL AND sent_at IS NULL)
+               OR (\(state)::text = 'sent' AND sent_at IS NOT NULL)
+            ORDER BY id DESC
+            LIMIT \(max(0, limit))
+            """
+        return try pool.query(statement, retry: .onConnectionLoss).map { row in
             OutboxEntry(
                 id: try row.decode(Int64.self, column: 0),
                 kind: try row.decode(String.self, column: 1),
@@ -35,31 +35,30 @@ extension PostgresAdminStore {
         }
     }
 
-    /// Candidates: unsent rows that are failed or waiting for a later attempt, except those leased by a worker
-    /// right now (retrying those would send the mail twice). Only rows that still have their content are made
-    /// due; failed rows were scrubbed when given up and are counted instead. `$1` NULL means every row.
-    private static let retryMail = """
-        WITH candidates AS (
-            SELECT id, subject IS NOT NULL AND text_body IS NOT NULL AND html_body IS NOT NULL AS sendable
-            FROM outbox
-            WHERE ($1::bigint IS NULL OR id = $1::bigint) AND sent_at IS NULL
-              AND (failed_at IS NOT NULL OR next_attempt_at > $2)
-              AND NOT (claimed_at IS NOT NULL AND failed_at IS NULL AND next_attempt_at > $2)
-            FOR UPDATE
-        ), retried AS (
-            UPDATE outbox o SET failed_at = NULL, next_attempt_at = $2
-            FROM candidates c WHERE o.id = c.id AND c.sendable
-            RETURNING 1
-        )
-        SELECT (SELECT count(*) FROM retried), (SELECT count(*) FROM candidates WHERE NOT sendable)
-        """
-
     /// Makes unsent mail due now: clears `failed_at` and sets `next_attempt_at = now` (attempts are kept).
     /// - Parameters:
     ///   - id: one row, or nil for every failed or waiting row.
     ///   - now: the new `next_attempt_at`.
     public func retryOutbox(id: Int64? = nil, now: Date) throws -> OutboxRetryResult {
-        guard let row = try pool.query(Self.retryMail, [id, now]).first else {
+        // Candidates: unsent rows that are failed or waiting for a later attempt, except those leased by a worker
+        // right now (retrying those would send the mail twice). Only rows that still have their content are made
+        // due; failed rows were scrubbed when given up and are counted instead. A nil id means every row.
+        let statement: PostgresQuery = """
+            WITH candidates AS (
+                SELECT id, subject IS NOT NULL AND text_body IS NOT NULL AND html_body IS NOT NULL AS sendable
+                FROM outbox
+                WHERE (\(id)::bigint IS NULL OR id = \(id)::bigint) AND sent_at IS NULL
+                  AND (failed_at IS NOT NULL OR next_attempt_at > \(now))
+                  AND NOT (claimed_at IS NOT NULL AND failed_at IS NULL AND next_attempt_at > \(now))
+                FOR UPDATE
+            ), retried AS (
+                UPDATE outbox o SET failed_at = NULL, next_attempt_at = \(now)
+                FROM candidates c WHERE o.id = c.id AND c.sendable
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM retried), (SELECT count(*) FROM candidates WHERE NOT sendable)
+            """
+        guard let row = try pool.query(statement).first else {
             return OutboxRetryResult(retried: 0, unrecoverable: 0)
         }
         return OutboxRetryResult(

@@ -3,18 +3,6 @@ import Foundation
 import PostgresClient
 
 extension PostgresAdminStore {
-    /// Newest first. The filters are bound booleans (a false one matches everything), so one prepared statement
-    /// serves every combination.
-    private static let selectUsers = """
-        SELECT u.id, u.email, u.email_confirmed_at, u.disabled_at, u.created_at, u.updated_at,
-               (SELECT count(*) FROM sessions s
-                WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.refresh_expires_at > $4) AS live_sessions
-        FROM users u
-        WHERE (NOT $1 OR u.email_confirmed_at IS NULL) AND (NOT $2 OR u.disabled_at IS NOT NULL)
-        ORDER BY u.created_at DESC, u.id
-        LIMIT $3
-        """
-
     /// Lists users, newest first.
     /// - Parameters:
     ///   - unconfirmedOnly: only users who never confirmed their email.
@@ -24,7 +12,18 @@ extension PostgresAdminStore {
     public func listUsers(unconfirmedOnly: Bool = false, disabledOnly: Bool = false, limit: Int = 100, now: Date)
         throws -> [UserSummary]
     {
-        try pool.query(Self.selectUsers, [unconfirmedOnly, disabledOnly, max(0, limit), now]).map { row in
+        // The filters are bound booleans (a false one matches everything), so one prepared statement serves every
+        // combination.
+        let statement: PostgresQuery = """
+            SELECT u.id, u.email, u.email_confirmed_at, u.disabled_at, u.created_at, u.updated_at,
+                   (SELECT count(*) FROM sessions s
+                    WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.refresh_expires_at > \(now)) AS live_sessions
+            FROM users u
+            WHERE (NOT \(unconfirmedOnly) OR u.email_confirmed_at IS NULL) AND (NOT \(disabledOnly) OR u.disabled_at IS NOT NULL)
+            ORDER BY u.created_at DESC, u.id
+            LIMIT \(max(0, limit))
+            """
+        return try pool.query(statement, retry: .onConnectionLoss).map { row in
             UserSummary(
                 id: UserID(try row.decode(UUID.self, column: 0)),
                 email: try row.decode(String.self, column: 1),
@@ -37,29 +36,22 @@ extension PostgresAdminStore {
         }
     }
 
-    /// The foreign keys cascade to auth_tokens, sessions and refresh_tokens; audit_log keeps its rows (no FK, the
-    /// trail outlives the account) and queued mail stays until purged.
-    private static let deleteUserByID = """
-        DELETE FROM users WHERE id = $1
-        """
-
     /// Deletes the user with their tokens, sessions and refresh tokens.
     /// - Returns: whether a user was deleted.
     @discardableResult
     public func deleteUser(id: UserID) throws -> Bool {
-        try pool.query(Self.deleteUserByID, [id.rawValue]).affectedRows == 1
+        // The foreign keys cascade to auth_tokens, sessions, refresh_tokens and trusted_devices; audit_log keeps
+        // its rows (no FK, the trail outlives the account) and queued mail stays until purged.
+        try pool.query("DELETE FROM users WHERE id = \(id.rawValue)").affectedRows == 1
     }
-
-    private static let selectSessionsOfUser = """
-        SELECT id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip,
-               password_version, last_used_at
-        FROM sessions WHERE user_id = $1
-        ORDER BY created_at DESC, id
-        """
 
     /// Every session of the user (live, expired and revoked), newest first.
     public func listSessions(userID: UserID) throws -> [SessionSummary] {
-        try pool.query(Self.selectSessionsOfUser, [userID.rawValue]).map { row in
+        try pool.query("""
+            SELECT \(unescaped: PostgresAuthStore.sessionColumnList), s.last_used_at
+            FROM sessions s WHERE s.user_id = \(userID.rawValue)
+            ORDER BY s.created_at DESC, s.id
+            """, retry: .onConnectionLoss).map { row in
             SessionSummary(
                 session: try StoreRows.session(row),
                 lastUsedAt: try row.decode(Date.self, column: StoreRows.sessionColumns)

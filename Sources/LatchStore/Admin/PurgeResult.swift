@@ -1,6 +1,6 @@
 /// Rows deleted by `PostgresAdminStore.purge`, per table.
 public struct PurgeResult: Hashable, Sendable {
-    /// Confirm and reset tokens expired or used before the cutoff.
+    /// Confirm and reset tokens expired, used or superseded before the cutoff.
     public var tokens: Int
     /// Sessions revoked, or whose refresh token expired, before the cutoff.
     public var sessions: Int
@@ -12,16 +12,24 @@ public struct PurgeResult: Hashable, Sendable {
     public var rateLimitWindows: Int
     /// Sign-in failure counters last bumped before the cutoff.
     public var signInFailures: Int
+    /// Trusted devices that expired before the cutoff.
+    public var trustedDevices: Int
 
-    public init(tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int) {
+    public init(
+        tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int,
+        trustedDevices: Int
+    ) {
         self.tokens = tokens
         self.sessions = sessions
         self.refreshTokens = refreshTokens
         self.mail = mail
         self.rateLimitWindows = rateLimitWindows
         self.signInFailures = signInFailures
+        self.trustedDevices = trustedDevices
     }
 
     /// Every row deleted.
-    public var total: Int { tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures }
+    public var total: Int {
+        tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures + trustedDevices
+    }
 }

@@ -24,7 +24,7 @@ struct OutboxDelivery: Sendable {
     func deliver(_ item: OutboxItem, leaseUntil: Date) {
         do {
             let message = try MailMessage(
-                composed: item.composed, sender: sender, outboxID: String(item.id), date: clock.now()
+                composed: item.mail, sender: sender, outboxID: String(item.id), date: clock.now()
             )
             try transport.send(message)
         } catch {
@@ -84,7 +84,7 @@ struct OutboxDelivery: Sendable {
     }
 
     private func fields(for item: OutboxItem) -> [String: String] {
-        ["outbox_id": String(item.id), "kind": item.kind.rawValue, "attempt": String(item.attempts + 1)]
+        ["outbox_id": String(item.id), "kind": item.mail.kind.rawValue, "attempt": String(item.attempts + 1)]
     }
 
     /// One line of printable text: PostgreSQL's text type refuses NUL, and a log field should not break lines.

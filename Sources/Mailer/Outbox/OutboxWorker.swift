@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Sends the outbox (DESIGN.md §7): `workerCount` threads each claim due rows (a lease, so several daemons can
+/// Sends the outbox (ARCHITECTURE.md, "Mail"): `workerCount` threads each claim due rows (a lease, so several daemons can
 /// share one outbox), send them through the transport, and mark them sent, or record the failure with the
 /// retry policy's next time. Idle threads wait for a wakeup (NOTIFY), polling as a fallback. Store errors are
 /// logged and retried after a pause; no error ends a thread, only `stop` does.

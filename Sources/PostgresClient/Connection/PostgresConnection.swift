@@ -37,17 +37,6 @@ public final class PostgresConnection: Sendable {
         }
     }
 
-    /// Runs a parameterized statement once, without preparing it (for one-off SQL such as DDL in tests).
-    @discardableResult
-    public func queryUnprepared(_ sql: String, _ parameters: [any PostgresBindable] = []) throws(PostgresError)
-        -> PostgresQueryResult
-    {
-        let values = parameters.map(\.postgresValue)
-        return try session.withLock { session throws(PostgresError) in
-            try session.query(sql, values, prepare: false)
-        }
-    }
-
     /// Runs SQL text that may hold several statements separated by semicolons, without parameters (migrations,
     /// `BEGIN`, `SET`). Returns the result of the last statement. Never pass text built from input here.
     @discardableResult

@@ -87,4 +87,10 @@ extension PostgresQueryable {
     public func query(_ query: PostgresQuery) throws(PostgresError) -> PostgresQueryResult {
         try self.query(query.sql, query.binds)
     }
+
+    /// `query(_:)`, saying whether the statement may run again after its connection broke while it ran.
+    @discardableResult
+    public func query(_ query: PostgresQuery, retry: PostgresPool.Retry) throws(PostgresError) -> PostgresQueryResult {
+        try self.query(query.sql, query.binds, retry: retry)
+    }
 }

@@ -81,13 +81,6 @@ public final class PostgresPool: Sendable {
         }
     }
 
-    /// `query(_:retry:)` for a statement whose values were bound where they appear. (The `(String, [binds])` forms
-    /// take no default for their binds, so a string literal given here can only mean this one.)
-    @discardableResult
-    public func query(_ query: PostgresQuery, retry: Retry) throws(PostgresError) -> PostgresQueryResult {
-        try self.query(query.sql, query.binds, retry: retry)
-    }
-
     /// Runs `body` in a transaction on one pooled connection: COMMIT on return, ROLLBACK and rethrow on error.
     /// If the connection fails before `body` starts (at BEGIN), the transaction is retried once on a fresh one.
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {

@@ -21,6 +21,7 @@ enum TokensCommand {
             ("tokens", result.tokens), ("sessions", result.sessions), ("refresh_tokens", result.refreshTokens),
             ("mail", result.mail), ("rate_limit_windows", result.rateLimitWindows),
             ("signin_failures", result.signInFailures),
+            ("trusted_devices", result.trustedDevices),
         ]
         var table = TextTable(["TABLE", "DELETED"])
         for (name, count) in counts { table.append([name, String(count)]) }

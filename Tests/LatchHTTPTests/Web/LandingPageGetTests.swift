@@ -1,8 +1,9 @@
 import AuthCore
 import Foundation
+import HTMLEscaping
 import HTTPServer
-import Testing
 @testable import LatchHTTP
+import Testing
 
 /// GET /confirmAuth and /resetPassword: states, headers, the token's only two places, and no redemption.
 @Suite struct LandingPageGetTests {
@@ -127,7 +128,7 @@ import Testing
         let page = web.get("/confirmAuth?token=%3Cscript%3E")
         #expect(page.text.contains("&lt;b&gt;&quot;Acme&quot; &amp; &#39;Co&#39;&lt;/b&gt;"))
         #expect(!page.text.contains("<b>"))
-        #expect(HTMLEscaping.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTMLText.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }
 
     @Test func plainHTTPLinkBasesGetAnUnprefixedCookieWithoutSecure() throws {

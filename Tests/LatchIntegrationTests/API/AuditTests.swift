@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.9: an audit row for every sign-in (success and failure), confirm, reset and session revocation,
+/// ARCHITECTURE.md, security rule 9: an audit row for every sign-in (success and failure), confirm, reset and session revocation,
 /// with the client's address and never a secret.
 @Suite struct AuditTests {
     struct Row: CustomStringConvertible {

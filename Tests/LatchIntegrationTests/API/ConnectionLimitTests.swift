@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.7, the libmicrohttpd half: idle connections time out and one address gets a bounded number.
+/// ARCHITECTURE.md, security rule 7, the libmicrohttpd half: idle connections time out and one address gets a bounded number.
 @Suite struct ConnectionLimitTests {
     @Test func anIdleConnectionIsClosedAfterTheTimeout() throws {
         let app = try TestApp(environment: ["LATCH_CONNECTION_TIMEOUT": "1s"])

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.3: signup, resend and forgot answer byte for byte the same for known and unknown emails, and
+/// ARCHITECTURE.md, security rule 3: signup, resend and forgot answer byte for byte the same for known and unknown emails, and
 /// sign-in fails the same way for an unknown email and a wrong password.
 @Suite struct EnumerationTests {
     /// Everything a client can observe of an answer except its Date.

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.6 and §6.7: SQL metacharacters, NULs, huge values, wrong media types and oversized bodies get a
+/// ARCHITECTURE.md, security rules 6 and 7: SQL metacharacters, NULs, huge values, wrong media types and oversized bodies get a
 /// 4xx (never a 5xx), the schema survives, and the server keeps answering.
 @Suite struct HostileInputTests {
     static let hostileValues = [

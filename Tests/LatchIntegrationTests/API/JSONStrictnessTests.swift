@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §4 and §6.7: a body that is not RFC 8259 JSON is refused with 400 `invalid_json`, so a proxy or
+/// ARCHITECTURE.md, security rule 7: a body that is not RFC 8259 JSON is refused with 400 `invalid_json`, so a proxy or
 /// WAF in front of latchd and latchd itself can never read one request two different ways.
 @Suite struct JSONStrictnessTests {
     @Test(arguments: [

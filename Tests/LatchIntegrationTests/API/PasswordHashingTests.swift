@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.1 over HTTP: stored passwords are Argon2id PHC strings with the configured parameters, and a
+/// ARCHITECTURE.md, security rule 1, over HTTP: stored passwords are Argon2id PHC strings with the configured parameters, and a
 /// sign-in upgrades a hash made with older parameters (here: by another instance configured differently).
 @Suite struct PasswordHashingTests {
     static func storedHash(_ app: TestApp, _ email: String) throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.4 and §10: limits live in PostgreSQL (so they hold across instances), answer 429 with
+/// ARCHITECTURE.md, security rule 4 and "Scale-out": limits live in PostgreSQL (so they hold across instances), answer 429 with
 /// Retry-After, and repeated sign-in failures back off. Windows are a day long so no test straddles one.
 @Suite struct RateLimitTests {
     static func expectLimited(_ response: HTTPTestClient.Response, _ comment: Comment? = nil) {

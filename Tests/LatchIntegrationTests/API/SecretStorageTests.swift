@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.1, §6.2 and §6.8: after every flow has run and every mail has been sent, no table holds a raw
+/// ARCHITECTURE.md, security rules 1, 2 and 8: after every flow has run and every mail has been sent, no table holds a raw
 /// token or password (only SHA-256 digests and Argon2id PHC strings), sent mails are scrubbed, and no log line
 /// holds a secret or a hash.
 @Suite struct SecretStorageTests {

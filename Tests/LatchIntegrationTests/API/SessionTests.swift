@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// Bearer sessions: sign-out scopes, refresh rotation, reuse detection, disabled users (DESIGN.md §4).
+/// Bearer sessions: sign-out scopes, refresh rotation, reuse detection, disabled users (openapi.yaml).
 @Suite struct SessionTests {
     @Test func globalSignOutEndsEverySessionOfTheUserOnly() throws {
         let app = try TestApp()

@@ -3,7 +3,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// Sign-up → mailed confirm link → confirm → session, and sign-in around confirmation (DESIGN.md §4).
+/// Sign-up → mailed confirm link → confirm → session, and sign-in around confirmation (openapi.yaml).
 @Suite struct SignUpFlowTests {
     @Test func signUpConfirmMeRefreshAndSignOutEndToEnd() throws {
         let app = try TestApp()

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.2: mailed tokens are single use, purpose-bound, expire, and one redemption wins a race.
+/// ARCHITECTURE.md, security rule 2: mailed tokens are single use, purpose-bound, expire, and one redemption wins a race.
 @Suite struct TokenSecurityTests {
     @Test func expiredConfirmAndResetTokensAreRefused() throws {
         let app = try TestApp(environment: ["LATCH_CONFIRM_TTL": "1s", "LATCH_RESET_TTL": "1s"])

@@ -3,7 +3,7 @@ import LatchTestSupport
 import Testing
 
 /// The outbox is the only place mail waits, so a daemon that dies loses nothing: another daemon sends what
-/// was queued (DESIGN.md §5 transactional outbox, §7 leases). A row the dead daemon had claimed waits for its
+/// was queued (ARCHITECTURE.md, "Data" (transactional outbox) and "Mail" (leases)). A row the dead daemon had claimed waits for its
 /// lease to end (120 s, `OutboxWorkerConfiguration.leaseDuration`, not settable from the environment): these
 /// tests end such leases through SQL (`OutboxRow.endLeases`) instead of waiting.
 @Suite(.serialized) struct MailCrashRecoveryTests {

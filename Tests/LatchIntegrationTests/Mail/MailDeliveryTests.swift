@@ -2,7 +2,7 @@ import DeepLinkRouting
 import Foundation
 import Testing
 
-/// The whole mail path through real SMTP (DESIGN.md §7, §6.2): a flow queues a mail, latchd's outbox worker
+/// The whole mail path through real SMTP (ARCHITECTURE.md, "Mail" and security rule 2): a flow queues a mail, latchd's outbox worker
 /// sends it to a real SMTP server, the link read out of the received message (text and HTML part) is parsed by
 /// the app's router, and posting its token completes the flow. Once sent, the outbox row holds no secret.
 @Suite(.serialized) struct MailDeliveryTests {
@@ -90,7 +90,7 @@ import Testing
         return found
     }
 
-    /// Waits until every row to `recipient` is marked sent, then checks DESIGN.md §6.2: subject, bodies and link
+    /// Waits until every row to `recipient` is marked sent, then checks ARCHITECTURE.md, security rule 2: subject, bodies and link
     /// are gone and no secret is anywhere in the row; recipient, kind and the sent time stay.
     private func expectScrubbed(_ app: TestApp, recipient: String, kinds: [String], secrets: [String]) throws {
         let allSent = try Eventually.wait {

@@ -6,7 +6,7 @@ import LatchTestSupport
 import Mailer
 import Testing
 
-/// Header injection (DESIGN.md §6): neither an email address nor the product name can smuggle a line break into
+/// Header injection (ARCHITECTURE.md, "Security rules"): neither an email address nor the product name can smuggle a line break into
 /// a delivered message's headers (an extra `Bcc:` would mail a third party, with the user's token).
 @Suite(.serialized) struct MailHeaderInjectionTests {
     static let injected = "Bcc: x@evil.test"

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §7: when the SMTP server is down, mail stays queued, each failed attempt is counted and its error
+/// ARCHITECTURE.md, "Mail": when the SMTP server is down, mail stays queued, each failed attempt is counted and its error
 /// recorded, and once the server is back (same address) every mail goes out exactly once.
 @Suite(.serialized) struct MailRetryTests {
     @Test func mailWaitsWhileSMTPIsDownAndIsDeliveredOnceWhenItComesBack() throws {

@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §7, §10: several workers in several daemons share one outbox; the lease taken with
+/// ARCHITECTURE.md, "Mail" and "Scale-out": several workers in several daemons share one outbox; the lease taken with
 /// `FOR UPDATE SKIP LOCKED` means every mail is sent by exactly one of them.
 @Suite(.serialized) struct MailScaleOutTests {
     @Test func twoDaemonsWithTwoWorkersEachSendEveryMailExactlyOnce() throws {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 @testable import Mailer
 

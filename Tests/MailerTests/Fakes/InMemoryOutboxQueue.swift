@@ -38,10 +38,7 @@ final class InMemoryOutboxQueue: OutboxQueue {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            let item = OutboxItem(
-                id: id, kind: mail.kind, recipient: mail.recipient, subject: mail.subject, text: mail.text,
-                html: mail.html, deepLink: mail.deepLink, attempts: 0, createdAt: due
-            )
+            let item = OutboxItem(id: id, mail: mail, attempts: 0, createdAt: due)
             state.rows[id] = Row(item: item, nextAttemptAt: due)
             return id
         }
@@ -120,9 +117,9 @@ final class InMemoryOutboxQueue: OutboxQueue {
     }
 
     private static func scrub(_ row: inout Row) {
-        row.item.subject = ""
-        row.item.text = ""
-        row.item.html = ""
-        row.item.deepLink = nil
+        row.item.mail.subject = ""
+        row.item.mail.text = ""
+        row.item.mail.html = ""
+        row.item.mail.deepLink = nil
     }
 }

@@ -4,7 +4,7 @@ import LatchConfig
 import LatchTestSupport
 
 /// latchd's assembly like `TestApp`, but on a given database and with its log lines kept in a file, for tests
-/// that read what the daemon logged (DESIGN.md §6.8).
+/// that read what the daemon logged (ARCHITECTURE.md, security rule 8).
 final class LoggedApplication: @unchecked Sendable {
     let application: LatchApplication
     let logFile: URL

@@ -1,41 +1,24 @@
-import AuthCore
 import Foundation
 
-/// One queued mail, as claimed from the outbox.
+/// One queued mail, as claimed from the outbox: the mail AuthCore composed, and where its delivery stands.
 public struct OutboxItem: Sendable, Hashable {
     public var id: Int64
-    public var kind: MailKind
-    public var recipient: String
-    public var subject: String
-    public var text: String
-    public var html: String
-    public var deepLink: URL?
+    public var mail: ComposedMail
     /// Attempts made before this one.
     public var attempts: Int
     public var createdAt: Date
 
-    public init(
-        id: Int64, kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?,
-        attempts: Int, createdAt: Date
-    ) {
+    public init(id: Int64, mail: ComposedMail, attempts: Int, createdAt: Date) {
         self.id = id
-        self.kind = kind
-        self.recipient = recipient
-        self.subject = subject
-        self.text = text
-        self.html = html
-        self.deepLink = deepLink
+        self.mail = mail
         self.attempts = attempts
         self.createdAt = createdAt
     }
-
-    /// The mail as AuthCore composed it.
-    public var composed: ComposedMail {
-        ComposedMail(kind: kind, recipient: recipient, subject: subject, text: text, html: html, deepLink: deepLink)
-    }
 }
 
-/// The outbox table, as the worker sees it. Implemented on PostgreSQL in LatchStore.
+/// The outbox table, as the mail worker (Mailer's `OutboxWorker`) sees it. Implemented on PostgreSQL in
+/// LatchStore. It sits with the other ports so that the store implements AuthCore's protocols only and does
+/// not depend on Mailer.
 ///
 /// Claiming is a lease, not a lock held while sending: `claimDue` pushes each claimed row's `next_attempt_at` to
 /// `leaseUntil` in the same statement that selects it (`FOR UPDATE SKIP LOCKED`), so concurrent workers and daemons

@@ -1,0 +1,12 @@
+/// Hex digits as HTTP texts carry them (percent-encoding, JSON `\u` escapes): either case.
+enum ASCIIHex {
+    /// The value of one hex digit, nil for any other byte.
+    static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
