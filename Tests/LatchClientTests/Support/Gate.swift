@@ -52,18 +52,3 @@ final class Gate: Sendable {
         for continuation in released { continuation.resume() }
     }
 }
-
-/// Polls `condition` until it holds or `timeout` seconds pass; returns whether it held. An upper bound only:
-/// no test asserts how long anything took.
-/// Runs in the caller's isolation, so a main-actor test may poll main-actor state.
-func eventually(
-    timeout: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(timeout)
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}

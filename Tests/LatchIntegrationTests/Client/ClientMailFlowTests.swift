@@ -98,7 +98,7 @@ import Testing
     /// The first message to `recipient` whose subject contains `subject`, polled without blocking the actor.
     private func mailArriving(at sink: SMTPSink, to recipient: String, subject: String) async -> ReceivedMail? {
         var found: ReceivedMail?
-        _ = await eventually(timeout: 15) {
+        _ = await eventually {
             found = try? sink.messages(to: recipient).first { $0.subject?.contains(subject) == true }
             return found != nil
         }
