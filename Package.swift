@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // Latch: an authentication backend with deep-link emails.
-// Dependencies point one way (see DESIGN.md §1):
+// Dependencies point one way (see ARCHITECTURE.md, "Modules and their one job"):
 //   latchd/latchctl -> LatchHTTP -> HTTPServer;  LatchHTTP/latchctl -> AuthCore;
-//   LatchStore -> PostgresClient;  AuthCore -> DeepLinkRouting.  AuthCore imports no C module.
+//   LatchStore -> PostgresClient;  AuthCore -> DeepLinkRouting;  LatchClient -> DeepLinkRouting.
+//   AuthCore imports no C module; LatchClient knows nothing of the server's modules.
 import PackageDescription
 
 let package = Package(
@@ -10,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "DeepLinkRouting", targets: ["DeepLinkRouting"]),
+        .library(name: "LatchClient", targets: ["LatchClient"]),
         .executable(name: "latchd", targets: ["latchd"]),
         .executable(name: "latchctl", targets: ["latchctl"]),
     ],
@@ -23,6 +25,8 @@ let package = Package(
 
         // Shared with the mobile app: Foundation and Observation only.
         .target(name: "DeepLinkRouting"),
+        // The app's client of the HTTP API: Foundation (FoundationNetworking on Linux) and DeepLinkRouting only.
+        .target(name: "LatchClient", dependencies: ["DeepLinkRouting"]),
 
         // HTML escaping for the mails and the landing pages.
         .target(name: "HTMLEscaping"),
@@ -59,6 +63,7 @@ let package = Package(
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
 
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
+        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"]),
@@ -70,7 +75,9 @@ let package = Package(
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
         .testTarget(
             name: "LatchIntegrationTests",
-            dependencies: ["LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore"]
+            dependencies: [
+                "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

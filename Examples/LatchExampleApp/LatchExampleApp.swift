@@ -1,10 +1,14 @@
-// An example iOS/macOS app wired to DeepLinkRouting. Not a package target: copy this file into an app target
-// that depends on the DeepLinkRouting library product, register the `myapp` URL scheme and the associated domain
-// `applinks:links.example.com`, and replace `ExampleSession` with calls to the Latch HTTP API.
+// An example iOS/macOS app wired to Latch with the LatchClient and DeepLinkRouting products. Not a package
+// target: copy this file into an app target that depends on both library products, register the `myapp` URL
+// scheme and the associated domain `applinks:links.example.com`, and point `serverURL` at your latchd.
+//
+// LatchClient does the talking (requests, Keychain, refresh, the confirm link); NavigationModel follows its auth
+// state, so no view tells the navigation that the user signed in or out.
 //
 // One file on purpose, so it can be copied whole; in a real app each view gets its own file.
 #if canImport(SwiftUI)
 import DeepLinkRouting
+import LatchClient
 import SwiftUI
 
 @main
@@ -13,10 +17,11 @@ struct LatchExampleApp: App {
     private static let restorationKey = "latch.navigation"
 
     @State private var navigation: NavigationModel
-    @State private var session = ExampleSession()
+    private let latch: LatchClient
 
     init() {
-        let configuration = DeepLinkConfiguration(appScheme: "myapp", linkBase: Self.linkBase)
+        let configuration = DeepLinkConfiguration(appScheme: "myapp", linkBase: Self.url("https://links.example.com"))
+        latch = LatchClient(baseURL: Self.url("https://auth.example.com"), store: KeychainSessionStore())
         _navigation = State(initialValue: NavigationModel(
             parser: DeepLinkParser(configuration: configuration),
             restoring: UserDefaults.standard.data(forKey: Self.restorationKey),
@@ -24,19 +29,20 @@ struct LatchExampleApp: App {
         ))
     }
 
-    /// The same value the server reads from LATCH_LINK_BASE.
-    private static var linkBase: URL {
-        guard let url = URL(string: "https://links.example.com") else { preconditionFailure("literal URL") }
+    /// The link base is the value the server reads from LATCH_LINK_BASE; the server URL is where latchd listens.
+    private static func url(_ literal: String) -> URL {
+        guard let url = URL(string: literal) else { preconditionFailure("literal URL \(literal)") }
         return url
     }
 
     var body: some Scene {
         WindowGroup {
-            InitialView(navigation: navigation, session: session)
-                // Custom-scheme links and universal links both arrive here.
+            InitialView(navigation: navigation, latch: latch)
+                // Custom-scheme links and universal links both arrive here; a confirm link's screen completes it.
                 .onOpenURL { url in navigation.open(url: url) }
-                // Undetermined until the stored session is checked: the root shows nothing meanwhile.
-                .task { navigation.authStateDetermined(signedIn: await session.restore()) }
+                // Launching until the Keychain's session is read, then every sign-in and sign-out, including a
+                // session the server ended (revoked, expired, signed out elsewhere).
+                .task { await navigation.follow(latch) }
                 .onChange(of: navigation.state) {
                     UserDefaults.standard.set(navigation.restorationData(), forKey: Self.restorationKey)
                 }
@@ -47,7 +53,7 @@ struct LatchExampleApp: App {
 /// The root follows the auth state; the stack above it is the model's typed `[AppDeepLink]` path.
 struct InitialView: View {
     @Bindable var navigation: NavigationModel
-    let session: ExampleSession
+    let latch: LatchClient
 
     var body: some View {
         switch navigation.root {
@@ -58,7 +64,7 @@ struct InitialView: View {
             NavigationStack(path: $navigation.path) {
                 rootScreen
                     .navigationDestination(for: AppDeepLink.self) { link in
-                        DestinationView(link: link, navigation: navigation, session: session)
+                        DestinationView(link: link, navigation: navigation, latch: latch)
                     }
             }
         }
@@ -69,9 +75,9 @@ struct InitialView: View {
         case .home:
             HomeView()
         case .awaitingConfirmation(let email):
-            AwaitingConfirmationView(email: email, navigation: navigation)
+            AwaitingConfirmationView(email: email, navigation: navigation, latch: latch)
         case .signIn, .launching:
-            SignInView(navigation: navigation, session: session)
+            SignInView(navigation: navigation, latch: latch)
         }
     }
 }
@@ -80,14 +86,14 @@ struct InitialView: View {
 struct DestinationView: View {
     let link: AppDeepLink
     let navigation: NavigationModel
-    let session: ExampleSession
+    let latch: LatchClient
 
     var body: some View {
         switch link {
         case .home:
             HomeView()
         case .profile:
-            ProfileView(navigation: navigation, session: session)
+            ProfileView(latch: latch)
         case .itemList:
             List(1...20, id: \.self) { number in
                 NavigationLink("Item \(number)", value: AppDeepLink.itemDetail(id: String(number)))
@@ -95,10 +101,10 @@ struct DestinationView: View {
             .navigationTitle("Items")
         case .itemDetail(let id):
             Text("Item \(id)").navigationTitle("Item \(id)")
-        case .confirmAuth(let token):
-            ConfirmView(token: token, navigation: navigation, session: session)
+        case .confirmAuth:
+            ConfirmView(link: link, latch: latch)
         case .resetPassword(let token):
-            ResetPasswordView(token: token, navigation: navigation, session: session)
+            ResetPasswordView(token: token, navigation: navigation, latch: latch)
         }
     }
 }
@@ -114,44 +120,56 @@ struct HomeView: View {
 }
 
 struct ProfileView: View {
-    let navigation: NavigationModel
-    let session: ExampleSession
+    let latch: LatchClient
+    @State private var email = ""
 
     var body: some View {
-        Button("Sign out") {
-            Task {
-                await session.signOut()
-                // Empties the stack: nothing of this session is reachable by Back.
-                navigation.signedOut()
-            }
+        Form {
+            Text(email)
+            // Ends the session here and at the server; the navigation follows (the stack empties).
+            Button("Sign out") { Task { try? await latch.signOut() } }
+            Button("Sign out on every device") { Task { try? await latch.signOut(scope: .global) } }
         }
         .navigationTitle("Profile")
+        // Refreshed transparently if the access token expired meanwhile.
+        .task { email = (try? await latch.me().email) ?? "" }
     }
 }
 
 struct SignInView: View {
     let navigation: NavigationModel
-    let session: ExampleSession
+    let latch: LatchClient
     @State private var email = ""
     @State private var password = ""
+    @State private var problem: String?
 
     var body: some View {
         Form {
             TextField("Email", text: $email)
             SecureField("Password", text: $password)
+            if let problem { Text(problem).foregroundStyle(.red) }
             Button("Sign in") {
                 Task {
-                    // Resumes the link that sent the user here, if any.
-                    if await session.signIn(email: email, password: password) { navigation.signedIn() }
+                    // On success the navigation goes home and resumes the link that sent the user here, if any.
+                    do throws(LatchError) {
+                        try await latch.signIn(email: email, password: password)
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
                 }
             }
             Button("Create account") {
                 Task {
-                    await session.signUp(email: email, password: password)
-                    // Persists the address only: "check your mail" survives a relaunch, the password does not.
-                    navigation.awaitingConfirmation(email: email)
+                    do throws(LatchError) {
+                        try await latch.signUp(email: email, password: password)
+                        // Persists the address only: "check your mail" survives a relaunch, the password does not.
+                        navigation.awaitingConfirmation(email: email)
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
                 }
             }
+            Button("Forgot password") { Task { try? await latch.forgotPassword(email: email) } }
         }
         .navigationTitle("Sign in")
     }
@@ -160,10 +178,12 @@ struct SignInView: View {
 struct AwaitingConfirmationView: View {
     let email: String
     let navigation: NavigationModel
+    let latch: LatchClient
 
     var body: some View {
         VStack(spacing: 16) {
             Text("We sent a link to \(email). Open it on this device to finish.")
+            Button("Send it again") { Task { try? await latch.resendConfirmation(email: email) } }
             Button("Use another address") { navigation.cancelSignUp() }
         }
         .padding()
@@ -171,35 +191,45 @@ struct AwaitingConfirmationView: View {
 }
 
 struct ConfirmView: View {
-    let token: String
-    let navigation: NavigationModel
-    let session: ExampleSession
-    @State private var failed = false
+    let link: AppDeepLink
+    let latch: LatchClient
+    @State private var problem: String?
 
     var body: some View {
-        VStack(spacing: 16) {
-            Text(failed ? "This link has expired or was replaced by a newer one." : "Confirming your address…")
-        }
-        // POST /v1/confirm: confirming signs the user in.
-        .task {
-            if await session.confirm(token: token) { navigation.signedIn() } else { failed = true }
-        }
+        Text(problem ?? "Confirming your address…")
+            .padding()
+            // POST /v1/confirm: confirming signs the user in, and the navigation goes home (or to the link that
+            // waited for the sign-in).
+            .task {
+                do throws(LatchError) {
+                    try await latch.handle(DeepLinkRoute(link))
+                } catch {
+                    problem = ErrorText.message(for: error)
+                }
+            }
     }
 }
 
 struct ResetPasswordView: View {
     let token: String
     let navigation: NavigationModel
-    let session: ExampleSession
+    let latch: LatchClient
     @State private var password = ""
+    @State private var problem: String?
 
     var body: some View {
         Form {
             SecureField("New password", text: $password)
+            if let problem { Text(problem).foregroundStyle(.red) }
             Button("Set password") {
                 Task {
-                    // POST /v1/password/reset revokes every session: back to sign-in with the new password.
-                    if await session.resetPassword(token: token, password: password) { navigation.path = [] }
+                    do throws(LatchError) {
+                        // Ends every session of the user (this device's too): back to sign-in with the new password.
+                        try await latch.resetPassword(token: token, newPassword: password)
+                        navigation.path = []
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
                 }
             }
         }
@@ -207,16 +237,21 @@ struct ResetPasswordView: View {
     }
 }
 
-/// Stands in for the Latch HTTP API and the keychain; replace each method with the real call.
-@MainActor
-final class ExampleSession {
-    private var signedIn = false
-
-    func restore() async -> Bool { signedIn }
-    func signIn(email: String, password: String) async -> Bool { signedIn = !email.isEmpty; return signedIn }
-    func signUp(email: String, password: String) async {}
-    func confirm(token: String) async -> Bool { signedIn = true; return true }
-    func resetPassword(token: String, password: String) async -> Bool { password.count >= 8 }
-    func signOut() async { signedIn = false }
+/// What to tell the user for each refusal; the cases are the API's error codes.
+enum ErrorText {
+    static func message(for error: LatchError) -> String {
+        switch error {
+        case .invalidCredentials: "The email or password is incorrect."
+        case .emailNotConfirmed: "Open the link we mailed you first."
+        case .weakPassword: "Choose a longer or less common password."
+        case .invalidEmail: "That is not an email address."
+        case .rateLimited(let seconds): "Too many attempts; try again in \(seconds ?? 60) seconds."
+        case .tokenExpired, .tokenUsed, .tokenSuperseded, .invalidToken:
+            "This link no longer works; ask for a new mail."
+        case .alreadyConfirmed: "Your address is confirmed already; sign in."
+        case .network: "No connection to the server."
+        default: "Something went wrong (\(error.code))."
+        }
+    }
 }
 #endif

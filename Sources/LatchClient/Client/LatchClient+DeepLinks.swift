@@ -1,0 +1,26 @@
+import DeepLinkRouting
+
+extension LatchClient {
+    /// Completes what an auth link asks for: a `confirmAuth` link is confirmed (and the user signed in, which
+    /// `authStateChanges()` reports); a `resetPassword` link hands its token back for the new-password screen.
+    /// Other routes need nothing from the client.
+    ///
+    /// ```swift
+    /// .onOpenURL { url in
+    ///     navigation.open(url: url)
+    ///     if let route = parser.parse(url).route { Task { try await latch.handle(route) } }
+    /// }
+    /// ```
+    /// - Throws: what `confirm(token:)` throws.
+    @discardableResult
+    public func handle(_ route: DeepLinkRoute) async throws(LatchError) -> AuthLinkOutcome {
+        switch route.link {
+        case .confirmAuth(let token):
+            .signedIn(try await confirm(token: token))
+        case .resetPassword(let token):
+            .resetPassword(token: token)
+        case .home, .profile, .itemList, .itemDetail:
+            .notAnAuthLink
+        }
+    }
+}

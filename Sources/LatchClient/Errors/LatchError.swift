@@ -1,0 +1,123 @@
+/// Every way a `LatchClient` call can fail: one case per error code of the API (see openapi.yaml), and a few of
+/// the client's own. Apps switch on the case; `code` is the API's snake_case code for logs.
+public enum LatchError: Error, Hashable, Sendable {
+    // MARK: Sign-up, sign-in and the links
+
+    /// `invalid_email`: not a usable email address.
+    case invalidEmail
+    /// `weak_password`: the password breaks a rule; nil when the server named a rule this client does not know.
+    case weakPassword(reason: WeakPasswordReason?)
+    /// `invalid_credentials`: unknown email or wrong password, deliberately indistinguishable.
+    case invalidCredentials
+    /// `email_not_confirmed`: the password is right; the address must be confirmed first (`resendConfirmation`).
+    case emailNotConfirmed
+    /// `user_disabled`: an operator disabled the account. Ends the session when a session call meets it.
+    case userDisabled
+    /// `invalid_token`: the link's token is unknown or meant for something else.
+    case invalidToken
+    /// `token_expired`: the link is too old; ask for a new mail.
+    case tokenExpired
+    /// `token_used`: the link was used already.
+    case tokenUsed
+    /// `token_superseded`: a newer mail or a password change replaced the link; use the newest mail.
+    case tokenSuperseded
+    /// `already_confirmed`: the address is confirmed already; sign in instead.
+    case alreadyConfirmed
+    /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
+    case rateLimited(retryAfter: Int?)
+
+    // MARK: Sessions (each ends the stored session and reports signed out)
+
+    /// `invalid_session`: the session was ended (sign-out elsewhere, password reset, disabled) or is unknown.
+    case invalidSession
+    /// `session_expired`: the refresh token or the session's absolute lifetime ran out; sign in again.
+    case sessionExpired
+    /// `refresh_token_reused`: an already rotated refresh token was presented, so the server revoked the family.
+    case refreshTokenReused
+    /// No session is stored (never signed in, signed out, or ended by one of the three above).
+    case notSignedIn
+
+    // MARK: Requests the server refused as malformed (a client or version mismatch)
+
+    /// `invalid_request`: a field is missing, too long or of the wrong type; the message names it.
+    case invalidRequest(message: String)
+    /// `invalid_json`, `payload_too_large`, `unsupported_media_type`, `missing_token`, `not_found`,
+    /// `method_not_allowed`: the request did not reach an endpoint this client expects. The code says which.
+    case rejectedRequest(code: String)
+
+    // MARK: The service
+
+    /// `service_unavailable`, `not_ready` (503): try again later, after `retryAfter` seconds if given.
+    case serviceUnavailable(retryAfter: Int?)
+    /// `overloaded` (503): the server is busy; retry shortly, after `retryAfter` seconds if given.
+    case overloaded(retryAfter: Int?)
+    /// A code this client does not know (a newer server), with the server's message.
+    case unknownCode(code: String, message: String)
+    /// An answer that is not the API's JSON (a proxy's error page, a truncated body).
+    case invalidResponse(String)
+    /// The request did not get an answer (no network, timeout, TLS failure, cancelled).
+    case network(String)
+    /// The `SessionStore` failed to read or write. The session in memory is still used.
+    case storage(String)
+
+    /// The API's snake_case code, or the client's own for the client-side cases.
+    public var code: String {
+        switch self {
+        case .invalidEmail: "invalid_email"
+        case .weakPassword: "weak_password"
+        case .invalidCredentials: "invalid_credentials"
+        case .emailNotConfirmed: "email_not_confirmed"
+        case .userDisabled: "user_disabled"
+        case .invalidToken: "invalid_token"
+        case .tokenExpired: "token_expired"
+        case .tokenUsed: "token_used"
+        case .tokenSuperseded: "token_superseded"
+        case .alreadyConfirmed: "already_confirmed"
+        case .rateLimited: "rate_limited"
+        case .invalidSession: "invalid_session"
+        case .sessionExpired: "session_expired"
+        case .refreshTokenReused: "refresh_token_reused"
+        case .notSignedIn: "not_signed_in"
+        case .invalidRequest: "invalid_request"
+        case .rejectedRequest(let code), .unknownCode(let code, _): code
+        case .serviceUnavailable: "service_unavailable"
+        case .overloaded: "overloaded"
+        case .invalidResponse: "invalid_response"
+        case .network: "network"
+        case .storage: "storage"
+        }
+    }
+
+    /// Seconds to wait before trying again, when the server said (`Retry-After`).
+    public var retryAfter: Int? {
+        switch self {
+        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds): seconds
+        default: nil
+        }
+    }
+
+    /// Whether the server said the session is over, so the client forgets it and reports signed out.
+    public var endsSession: Bool {
+        switch self {
+        case .invalidSession, .sessionExpired, .refreshTokenReused, .userDisabled: true
+        default: false
+        }
+    }
+
+    /// A 401 on a bearer call: the access token expired or its session changed; a refresh tells which.
+    var rejectsAccessToken: Bool { self == .invalidSession || self == .sessionExpired }
+}
+
+extension LatchError: CustomStringConvertible {
+    /// The code and its detail; never a token or a password (the client puts neither into an error).
+    public var description: String {
+        switch self {
+        case .weakPassword(let reason): "weak_password (\(reason?.rawValue ?? "unknown rule"))"
+        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds):
+            seconds.map { "\(code) (retry after \($0) s)" } ?? code
+        case .invalidRequest(let message), .unknownCode(_, let message): "\(code): \(message)"
+        case .invalidResponse(let detail), .network(let detail), .storage(let detail): "\(code): \(detail)"
+        default: code
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// Which sessions `LatchClient.signOut(scope:)` ends.
+public enum SignOutScope: String, Hashable, Sendable, Codable, CaseIterable {
+    /// This device's session only.
+    case local
+    /// Every session of the user, on every device.
+    case global
+}

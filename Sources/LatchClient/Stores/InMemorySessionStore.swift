@@ -1,0 +1,20 @@
+import Foundation
+
+/// Keeps the session for the life of the process: tests, previews, and apps that want no persistence.
+public final class InMemorySessionStore: SessionStore, @unchecked Sendable {
+    // `Mutex` needs macOS 15 / iOS 18; the package supports 14 / 17. Every access holds `lock`.
+    private let lock = NSLock()
+    private var session: Session?
+    private var deviceToken: String?
+
+    public init(session: Session? = nil, deviceToken: String? = nil) {
+        self.session = session
+        self.deviceToken = deviceToken
+    }
+
+    public func loadSession() -> Session? { lock.withLock { session } }
+    public func saveSession(_ session: Session) { lock.withLock { self.session = session } }
+    public func clearSession() { lock.withLock { session = nil } }
+    public func loadDeviceToken() -> String? { lock.withLock { deviceToken } }
+    public func saveDeviceToken(_ token: String) { lock.withLock { deviceToken = token } }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LatchClient
+import Synchronization
+
+/// A scripted Latch server behind the client's `HTTPTransport`, with the session rules that make refresh races
+/// visible: tokens are numbered by generation (`access-2`, `refresh-2`); a refresh spends its token and issues
+/// the next generation, which also ends the older access tokens; a spent refresh token presented again revokes
+/// the family (`refresh_token_reused`), exactly as latchd does. A client that refreshed twice with one token is
+/// signed out by it, so a test cannot pass by accident.
+final class FakeLatchServer: HTTPTransport, Sendable {
+    struct State {
+        var generation = 1
+        /// The family was revoked or signed out: every token of it is refused.
+        var revoked = false
+        /// The current access token has expired at the server (whatever the client's clock says).
+        var accessExpired = false
+        var spentRefreshTokens: Set<String> = []
+        var requests: [TransportRequest] = []
+        /// Answers that replace the model's, by path (e.g. a 429 for /v1/signin).
+        var scripted: [String: TransportResponse] = [:]
+        var email = "ada@example.com"
+        var deviceToken = "device-1"
+    }
+
+    static let userID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-00000000abcd") ?? UUID()
+
+    let state = Mutex(State())
+    let clock: TestClock
+    /// Refresh requests wait here before they are answered.
+    let refreshGate = Gate(open: true)
+    /// Bearer requests that will be refused (stale or expired token) wait here before they are answered.
+    let refusalGate = Gate(open: true)
+
+    init(clock: TestClock) {
+        self.clock = clock
+    }
+
+    // MARK: - What the test reads
+
+    func count(_ path: String) -> Int { state.withLock { $0.requests.filter { $0.url.path == path }.count } }
+    func requests(_ path: String) -> [TransportRequest] {
+        state.withLock { $0.requests.filter { $0.url.path == path } }
+    }
+    var allRequests: [TransportRequest] { state.withLock { $0.requests } }
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// The server's session of `generation` as the client would receive it.
+    func session(_ generation: Int, accessLifetime: TimeInterval = 900) -> Session {
+        Session(
+            accessToken: "access-\(generation)", refreshToken: "refresh-\(generation)",
+            accessTokenExpiresAt: clock.now + accessLifetime, refreshTokenExpiresAt: clock.now + 30 * 86_400,
+            user: user(email: state.withLock { $0.email }))
+    }
+
+    func user(email: String) -> User {
+        User(id: Self.userID, email: email, confirmedAt: Date(timeIntervalSince1970: 1_700_000_000),
+             createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    // MARK: - HTTPTransport
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let scripted = state.withLock { state in
+            state.requests.append(request)
+            return state.scripted[request.url.path]
+        }
+        if let scripted { return scripted }
+        let fields = (request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]) ?? [:]
+        switch (request.method, request.url.path) {
+        case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
+        case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
+        case ("POST", "/v1/signin"): return newSession(withDevice: true)
+        case ("POST", "/v1/confirm"):
+            return fields["token"] as? String == "confirm-token" ? newSession(withDevice: false)
+                : Self.error(400, "invalid_token")
+        case ("POST", "/v1/token/refresh"):
+            await refreshGate.pass()
+            return refresh(fields["refresh_token"] as? String ?? "")
+        case ("GET", "/v1/me"):
+            return await bearer(request) { self.json(200, self.userObject($0.email)) }
+        case ("POST", "/v1/signout"):
+            return await bearer(request) { _ in
+                self.state.withLock { $0.revoked = true }
+                return TransportResponse(status: 204)
+            }
+        default: return Self.error(404, "not_found")
+        }
+    }
+
+    private func newSession(withDevice: Bool) -> TransportResponse {
+        let generation = state.withLock { state in
+            state.generation += 1
+            state.revoked = false
+            state.accessExpired = false
+            return state.generation
+        }
+        var object = sessionObject(generation)
+        if withDevice { object["device_token"] = state.withLock { $0.deviceToken } }
+        return json(200, object)
+    }
+
+    private func refresh(_ token: String) -> TransportResponse {
+        let outcome: Int? = state.withLock { state in
+            guard !state.revoked else { return nil }
+            if token == "refresh-\(state.generation)" {
+                state.spentRefreshTokens.insert(token)
+                state.generation += 1
+                state.accessExpired = false
+                return state.generation
+            }
+            if state.spentRefreshTokens.contains(token) { state.revoked = true; return -1 }
+            return nil
+        }
+        switch outcome {
+        case .some(-1): return Self.error(401, "refresh_token_reused")
+        case .some(let generation): return json(200, sessionObject(generation))
+        case nil: return Self.error(401, "invalid_session")
+        }
+    }
+
+    /// Answers a bearer request: `invalid_session` for a token of an older generation or a revoked family,
+    /// `session_expired` for the current one once expired, else `answer`.
+    private func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
+        -> TransportResponse {
+        let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
+        func refusal(_ state: State) -> String? {
+            if state.revoked || token != "access-\(state.generation)" { return "invalid_session" }
+            return state.accessExpired ? "session_expired" : nil
+        }
+        if state.withLock({ refusal($0) }) != nil { await refusalGate.pass() }
+        let (code, current) = state.withLock { (refusal($0), $0) }
+        if let code { return Self.error(401, code) }
+        return answer(current)
+    }
+
+    // MARK: - JSON
+
+    private func sessionObject(_ generation: Int) -> [String: Any] {
+        let session = session(generation)
+        return [
+            "access_token": session.accessToken, "refresh_token": session.refreshToken, "token_type": "bearer",
+            "access_token_expires_at": Self.iso(session.accessTokenExpiresAt),
+            "refresh_token_expires_at": Self.iso(session.refreshTokenExpiresAt),
+            "user": userObject(session.user.email),
+        ]
+    }
+
+    private func userObject(_ email: String) -> [String: Any] {
+        ["id": Self.userID.uuidString.lowercased(), "email": email, "confirmed_at": "2023-11-14T22:13:20Z",
+         "created_at": "2023-11-14T22:13:20Z"]
+    }
+
+    private func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }
+
+    static func json(_ status: Int, _ object: [String: Any], headers: [String: String] = [:]) -> TransportResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return TransportResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 },
+                                 body: body)
+    }
+
+    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil)
+        -> TransportResponse {
+        var detail: [String: Any] = ["code": code, "message": "message for \(code)"]
+        if let reason { detail["reason"] = reason }
+        return json(status, ["error": detail], headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+    }
+
+    static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+}

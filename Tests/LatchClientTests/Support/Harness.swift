@@ -1,0 +1,43 @@
+import Foundation
+import LatchClient
+
+/// A client wired to a `FakeLatchServer` and a test clock, signed in as generation 1 unless told otherwise.
+struct Harness {
+    static let baseURL = URL(string: "https://auth.example.test") ?? URL(fileURLWithPath: "/")
+
+    let clock = TestClock()
+    let server: FakeLatchServer
+    let store: InMemorySessionStore
+    let client: LatchClient
+
+    /// - Parameter accessLifetime: seconds the stored access token has left by the client's clock.
+    init(signedIn: Bool = true, accessLifetime: TimeInterval = 900, deviceToken: String? = nil) {
+        server = FakeLatchServer(clock: clock)
+        store = InMemorySessionStore(
+            session: signedIn ? server.session(1, accessLifetime: accessLifetime) : nil, deviceToken: deviceToken)
+        client = LatchClient(baseURL: Self.baseURL, store: store, transport: server, refreshLeeway: 60,
+                             now: clock.function)
+    }
+
+    /// Runs `count` calls of `call` at once; returns each one's result.
+    func concurrently<T: Sendable>(
+        _ count: Int, _ call: @escaping @Sendable (LatchClient) async throws(LatchError) -> T
+    ) async -> [Result<T, LatchError>] {
+        await withTaskGroup(of: Result<T, LatchError>.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do throws(LatchError) { return .success(try await call(client)) } catch { return .failure(error) }
+                }
+            }
+            var results: [Result<T, LatchError>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}

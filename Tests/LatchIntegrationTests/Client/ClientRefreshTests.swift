@@ -1,0 +1,62 @@
+import Foundation
+import LatchClient
+import Testing
+
+/// Twenty concurrent calls with an expired access token against the real latchd cause exactly one refresh:
+/// counted at the client's transport and in PostgreSQL (one new refresh-token row). A second refresh with the
+/// same token would have revoked the family (`refresh_token_reused`), and the calls would have failed.
+@Suite struct ClientRefreshTests {
+    static let refreshRows = """
+        SELECT count(*)::int8 FROM refresh_tokens WHERE user_id = (SELECT id FROM users WHERE email = $1)
+        """
+
+    @Test func twentyCallsRefusedForAnAccessTokenExpiredAtTheServerShareOneRefresh() async throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let transport = CountingTransport()
+        let client = try app.latchClient(transport: transport)
+        let email = "refresh-401@example.test"
+        try await app.signUpAndConfirm(email, with: client)
+        // Expired at the server; the client's clock still says fifteen minutes: every call meets a 401.
+        try app.sql("""
+            UPDATE sessions SET access_expires_at = now() - interval '1 second'
+            WHERE user_id = (SELECT id FROM users WHERE email = $1)
+            """, [email])
+
+        try await expectOneRefresh(for: email, client: client, transport: transport, app: app)
+    }
+
+    @Test func twentyCallsWithAnAccessTokenTheDeviceSeesExpiringShareOneRefresh() async throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let transport = CountingTransport()
+        let clock = ShiftedClock()
+        let client = try app.latchClient(transport: transport, now: clock.function)
+        let email = "refresh-ahead@example.test"
+        try await app.signUpAndConfirm(email, with: client)
+        clock.advance(by: 15 * 60)  // the device sees the 15-minute token expire; it refreshes before calling
+
+        try await expectOneRefresh(for: email, client: client, transport: transport, app: app)
+    }
+
+    private func expectOneRefresh(for email: String, client: LatchClient, transport: CountingTransport, app: TestApp)
+        async throws {
+        let rowsBefore = try app.count(Self.refreshRows, [email])
+        let results = await withTaskGroup(of: Result<User, LatchError>.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do throws(LatchError) { return .success(try await client.me()) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let users = results.compactMap { try? $0.get() }
+        #expect(users.count == 20, "\(results)")
+        #expect(users.allSatisfy { $0.email == email })
+        #expect(transport.count("/v1/token/refresh") == 1)
+        #expect(try app.count(Self.refreshRows, [email]) == rowsBefore + 1, "one rotation at the server")
+        #expect(try app.count("SELECT count(*)::int8 FROM audit_log WHERE event = 'refresh_token_reused'") == 0)
+        let token = try await client.accessToken()
+        #expect(try app.me(token).status == 200, "the session lives on with the refreshed token")
+    }
+}
