@@ -57,6 +57,20 @@ struct ReceivedMail: Sendable {
             .compactMap { URL(string: $0) }
     }
 
+    /// The one-time codes shown in the text and HTML parts (`1234 5678`), as typed without the space.
+    var codes: (text: [String], html: [String]) {
+        let pattern = #"(?<![0-9])([0-9]{4}) ([0-9]{4})(?![0-9])"#
+        func find(_ body: String?) -> [String] {
+            guard let body, let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
+            return expression.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap { match in
+                guard let first = Range(match.range(at: 1), in: body), let second = Range(match.range(at: 2), in: body)
+                else { return nil }
+                return String(body[first]) + String(body[second])
+            }
+        }
+        return (find(textBody), find(htmlBody))
+    }
+
     private static func matches(of pattern: String, in text: String, group: Int = 0) -> [String] {
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
         let range = NSRange(text.startIndex..., in: text)

@@ -1,0 +1,112 @@
+import AuthCore
+import AuthCoreTesting
+import Foundation
+import Testing
+
+/// The short code beside each link: one record with its link, five wrong guesses at most, worthless for
+/// another account, and the same answer for every way of being wrong.
+@Suite struct OneTimeCodeTests {
+    func confirm(_ h: Harness, _ email: String = "alice@example.com", code: String) throws -> IssuedSession {
+        try h.service.confirm(email: email, code: code, ip: Harness.ip, userAgent: nil)
+    }
+
+    @Test func theMailCarriesTheCodeAndOnlyItsKeyedDigestIsStored() throws {
+        let h = Harness()
+        let token = try h.signUp()
+        let code = try #require(h.codes.lastCode)
+        #expect(h.composer.requests.last?.code == code)
+        let row = try #require(h.store.snapshot.tokens[h.generator.digest(token)])
+        let user = try #require(h.user())
+        #expect(row.codeDigest == h.codes.digest(code: code, userID: user.id, purpose: .confirm))
+    }
+
+    @Test func aCodeConfirmsAndSpendsItsLinkToo() throws {
+        let h = Harness()
+        let token = try h.signUp()
+        let session = try confirm(h, "ALICE@example.com", code: try #require(h.codes.lastCode))
+        #expect(session.user.isConfirmed)
+        #expect(throws: AuthError.tokenUsed) { try h.service.confirm(token: token, ip: nil, userAgent: nil) }
+    }
+
+    @Test func aUsedLinkSpendsItsCode() throws {
+        let h = Harness()
+        let token = try h.signUp()
+        let code = try #require(h.codes.lastCode)
+        _ = try h.service.confirm(token: token, ip: nil, userAgent: nil)
+        #expect(throws: AuthError.invalidCode) { try confirm(h, code: code) }
+    }
+
+    @Test func fiveWrongCodesSpendTheRecordAndTheRightOneThenFails() throws {
+        let h = Harness()
+        let token = try h.signUp()
+        let code = try #require(h.codes.lastCode)
+        for attempt in 0..<5 {
+            #expect(throws: AuthError.invalidCode) { try confirm(h, code: String(format: "9999999%d", attempt)) }
+        }
+        #expect(throws: AuthError.invalidCode) { try confirm(h, code: code) }
+        #expect(throws: AuthError.tokenSuperseded) { try h.service.confirm(token: token, ip: nil, userAgent: nil) }
+        #expect(h.store.auditEvents.filter { $0.name == .wrongCode }.count == 6)
+        // A new mail brings a new, working code.
+        _ = try h.service.resendConfirmation(email: "alice@example.com", ip: nil)
+        _ = try confirm(h, code: try #require(h.codes.lastCode))
+    }
+
+    @Test func fourWrongCodesLeaveTheRightOneWorking() throws {
+        let h = Harness()
+        try h.signUp()
+        let code = try #require(h.codes.lastCode)
+        for attempt in 0..<4 { _ = try? confirm(h, code: "9999999\(attempt)") }
+        _ = try confirm(h, code: code)
+    }
+
+    @Test func aCodeIsWorthNothingForAnotherAccountOrAnotherFlow() throws {
+        let h = Harness()
+        try h.signUp("alice@example.com")
+        let alicesCode = try #require(h.codes.lastCode)
+        try h.signUp("mallory@example.com")
+        #expect(throws: AuthError.invalidCode) { try confirm(h, "mallory@example.com", code: alicesCode) }
+        #expect(throws: AuthError.invalidCode) {
+            try h.service.resetPassword(email: "alice@example.com", code: alicesCode, newPassword: "a brand new secret",
+                                        ip: nil)
+        }
+    }
+
+    @Test(arguments: ["nobody@example.com", "alice@example.com"])
+    func unknownAddressesWrongAndMalformedCodesAnswerAlike(_ email: String) throws {
+        let h = Harness()
+        try h.signUp()
+        for code in ["12345678", "1234", "abcdefgh", ""] {
+            #expect(throws: AuthError.invalidCode) { try confirm(h, email, code: code) }
+        }
+    }
+
+    @Test func aCodeTypedWithSpacesOrADashWorks() throws {
+        let h = Harness()
+        try h.signUp()
+        let code = try #require(h.codes.lastCode)
+        _ = try confirm(h, code: " " + code.prefix(4) + " - " + code.suffix(4) + " ")
+    }
+
+    @Test func everyCodeAttemptCountsTowardTheCodeLimits() throws {
+        let h = Harness { $0.rateLimits.codePerEmail = RateLimitRule(limit: 3, window: 3600) }
+        try h.signUp()
+        for _ in 0..<3 { _ = try? confirm(h, code: "99999999") }
+        #expect(throws: AuthError.rateLimited(retryAfter: 3600)) { try confirm(h, code: "99999999") }
+        // The limit keys the address, so a casing trick does not dodge it.
+        #expect(throws: AuthError.rateLimited(retryAfter: 3600)) { try confirm(h, "ALICE@example.com", code: "1") }
+    }
+
+    @Test func aResetByCodeChecksThePolicyFirstSoAWeakPasswordSpendsNoAttempt() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        let code = try #require(h.codes.lastCode)
+        for _ in 0..<6 {
+            #expect(throws: AuthError.weakPassword(.passwordTooShort)) {
+                try h.service.resetPassword(email: "alice@example.com", code: code, newPassword: "short", ip: nil)
+            }
+        }
+        try h.service.resetPassword(email: "alice@example.com", code: code, newPassword: "a brand new secret", ip: nil)
+        _ = try h.signIn(password: "a brand new secret")
+    }
+}
