@@ -9,7 +9,7 @@ import Synchronization
 /// threads. The server knows nothing of the application: it reads requests, enforces
 /// body and connection limits, routes, and reports each finished request.
 public final class HTTPServer: Sendable {
-    /// A daemon pointer that may cross threads: quiesce and stop are thread-safe in MHD.
+    /// A daemon pointer that may cross threads: MHD_stop_daemon is thread-safe in MHD.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -60,7 +60,7 @@ public final class HTTPServer: Sendable {
 
     /// True once `stop()` has begun: e.g. for a readiness probe to fail while draining.
     public var isStopping: Bool {
-        context.draining.load(ordering: .relaxed)
+        context.admission.isClosed
     }
 
     /// Binds and starts serving.
@@ -73,9 +73,20 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting connections, lets in-flight requests (offloaded ones included)
-    /// finish for up to `timeout`, answers any still-offloaded ones with 503, and shuts
-    /// the daemon down. Blocks until done; safe to call twice.
+    /// Stops: requests already admitted (their headers in) may finish for up to `timeout`; any
+    /// that arrive meanwhile get 503 `shutting_down` with `Connection: close`; offloaded ones
+    /// still running then get 503 too; then the daemon shuts down. Blocks until done; safe to
+    /// call twice.
+    ///
+    /// Deliberately without `MHD_quiesce_daemon`: with a thread pool and epoll it takes the
+    /// listen socket out of every worker's epoll set from the calling thread, judging by a flag
+    /// each worker changes on its own thread when it reaches its share of the connection limit;
+    /// when both remove it, the second `EPOLL_CTL_DEL` fails and libmicrohttpd panics
+    /// ("Failed to remove listen FD from epoll set", daemon.c:5531 in 0.9.75). So the listen
+    /// socket stays open until `MHD_stop_daemon`, which only raises flags, wakes each worker
+    /// through its own ITC channel and joins it: every worker then closes its own connections
+    /// and touches its own epoll set only. New connections meanwhile are answered 503 above,
+    /// which tells a client more than a refused connection would.
     public func stop(timeout: Duration = .seconds(10)) {
         let daemon: Daemon? = lifecycle.withLock { lifecycle in
             guard case .running(let daemon, _) = lifecycle else { return nil }
@@ -83,24 +94,20 @@ public final class HTTPServer: Sendable {
             return daemon
         }
         guard let daemon else { return }
-        context.draining.store(true, ordering: .relaxed)
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-        waitForInFlight(upTo: timeout)
-        // Still-offloaded requests get a 503; MHD needs a moment to send it, since
+        context.admission.close()
+        waitForAdmitted(upTo: timeout)
+        // Still-offloaded requests get a 503, and no connection can be suspended after this
+        // (MHD_stop_daemon must find none). MHD needs a moment to send the 503s, since
         // MHD_stop_daemon closes resumed connections without calling the handler.
         if context.abandonSuspended() > 0 {
-            waitForInFlight(upTo: .milliseconds(200))
+            waitForAdmitted(upTo: .seconds(1))
         }
         MHD_stop_daemon(daemon.pointer)
-        // MHD leaves the quiesced socket to the caller, to close only after the stop.
-        if listenSocket >= 0 {
-            close(listenSocket)
-        }
     }
 
-    private func waitForInFlight(upTo timeout: Duration) {
+    private func waitForAdmitted(upTo timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
-        while context.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+        while context.admission.unfinished > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
     }

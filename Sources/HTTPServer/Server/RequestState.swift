@@ -7,6 +7,9 @@ final class RequestState {
     let target: String
     let startedAt: ContinuousClock.Instant
     var sawHeaders = false
+    /// Counted by `RequestAdmission` when its headers arrived, before `stop()` began: `stop()` waits for it.
+    /// A request that was not is answered 503 `shutting_down` instead of running a handler.
+    var admitted = false
     var method = ""
     var clientAddress = ""
     var body: [UInt8] = []
