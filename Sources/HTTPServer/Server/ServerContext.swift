@@ -12,17 +12,24 @@ final class ServerContext: Sendable {
     let admission = RequestAdmission()
     /// Offloaded requests whose connection is suspended, for `stop()` to resume.
     let suspended = SuspendedConnections()
+    /// Open connections: the budget, the deadlines, the statistics.
+    let tracker: ConnectionTracker
     private let clock = ContinuousClock()
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int, onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?) {
+    init(
+        responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
+    ) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        self.tracker = ConnectionTracker(limits: limits)
         self.onRequestCompleted = onRequestCompleted
     }
 
     /// URI-log callback: the request line arrived.
-    func begin(target: String) -> RequestState {
-        RequestState(target: target, startedAt: clock.now)
+    func begin(target: String, connection: ConnectionRecord?) -> RequestState {
+        connection?.requestLineArrived(at: ConnectionTracker.now())
+        return RequestState(target: target, startedAt: clock.now, connection: connection)
     }
 
     /// One access-handler call. MHD calls it once for the headers, once per body chunk,
@@ -34,6 +41,7 @@ final class ServerContext: Sendable {
         if !state.sawHeaders {
             state.sawHeaders = true
             state.admitted = admission.tryAdmit()
+            state.connection?.headersArrived(at: ConnectionTracker.now())
             state.method = method
             state.clientAddress = connection.clientAddress
             if let length = connection.contentLength, length > UInt64(maxBodyBytes) {
@@ -66,6 +74,7 @@ final class ServerContext: Sendable {
         if state.admitted {
             admission.release()
         }
+        state.connection?.responseDone(at: ConnectionTracker.now())
         guard state.sawHeaders, let onRequestCompleted else { return }
         let elapsed = clock.now - state.startedAt
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
@@ -137,6 +146,7 @@ final class ServerContext: Sendable {
         let slot = OffloadSlot(connection: connection.pointer)
         // Suspend before submitting, so the job can never resume a connection that is
         // not suspended yet.
+        state.connection?.requestRead()
         guard suspended.suspend(slot, connection) else {
             // stop() has already resumed the suspended ones for the last time.
             return queue(Self.shuttingDown, on: connection, state)
@@ -158,6 +168,8 @@ final class ServerContext: Sendable {
         _ response: HTTPResponse, on connection: MHDConnection, _ state: RequestState, close: Bool = false
     ) -> MHD_Result {
         state.status = response.status.rawValue
+        // Read in full (or answered early): from here the response, not the request deadlines, takes the time.
+        state.connection?.requestRead()
         return connection.queue(response, closeConnection: close || admission.isClosed)
     }
 
