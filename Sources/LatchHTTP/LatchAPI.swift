@@ -30,6 +30,8 @@ public struct LatchAPI: Sendable {
 
     /// The request metrics behind `/metrics`; `trackRoute` more paths to give them their own label.
     public let metrics: RequestMetrics
+    /// The server's connection counts behind `/metrics`, once `connections.observe(server)` is called.
+    public let connections = ConnectionMetrics()
 
     private let context: RouteContext
     private let hashingPool: WorkerPool
@@ -71,8 +73,9 @@ public struct LatchAPI: Sendable {
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
-        MetricsRoutes(context: context, metrics: metrics, source: metricsSource, hashingPool: hashingPool)
-            .register(on: &router)
+        MetricsRoutes(
+            context: context, metrics: metrics, connections: connections, source: metricsSource, hashingPool: hashingPool
+        ).register(on: &router)
     }
 
     /// Counts a finished request in `metrics`; pass it as `HTTPServer`'s `onRequestCompleted` (or call it from
