@@ -52,11 +52,7 @@ public final class LatchApplication: Sendable {
         Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, api: api, log: log)
             .register(on: &router)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: configuration.listen.host, port: Int(configuration.listen.port),
-                threadCount: configuration.threads,
-                connectionTimeoutSeconds: Int(configuration.connectionTimeout),
-                maxConnectionsPerIP: configuration.perIPConnectionLimit),
+            configuration: Self.httpServerConfiguration(configuration, log: log),
             responder: router,
             onRequestCompleted: { entry in
                 api.recordCompletedRequest(entry)
@@ -65,6 +61,7 @@ public final class LatchApplication: Sendable {
                     "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
                 ])
             })
+        api.connections.observe(server)
     }
 
     /// The port the server is bound to (useful with port 0).
