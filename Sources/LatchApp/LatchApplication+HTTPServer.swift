@@ -34,3 +34,15 @@ extension LatchApplication {
         return budget.granted
     }
 }
+
+extension LatchApplication {
+    /// Makes a libmicrohttpd panic write a log line naming its source location before the process aborts (it
+    /// cannot continue), instead of a bare message outside the JSON log. Process-wide: latchd calls it once.
+    public static func logLibraryPanics(to log: LogWriter) {
+        HTTPServer.setPanicHandler { panic in
+            log.log("libmicrohttpd panic, aborting", [
+                "file": .string(panic.file), "line": .int(panic.line), "reason": .string(panic.reason),
+            ])
+        }
+    }
+}
