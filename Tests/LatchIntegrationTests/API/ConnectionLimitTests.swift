@@ -2,7 +2,7 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// DESIGN.md §6.7, the libmicrohttpd half: idle connections time out, one address gets a bounded number (unless
+/// The libmicrohttpd half of the connection rules: idle connections time out, one address gets a bounded number (unless
 /// behind a proxy), the whole server a budget, and slow requests a deadline.
 @Suite struct ConnectionLimitTests {
     @Test func anIdleConnectionIsClosedAfterTheTimeout() throws {
