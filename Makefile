@@ -1,11 +1,15 @@
 # The project's entry points. Each target installs what it needs (see scripts/deps).
-.PHONY: run test build bench clean-dev
+.PHONY: run test stress build bench clean-dev
 
 run:
 	@scripts/run
 
 test:
 	@scripts/test
+
+# The load tests at full size (500 stop cycles, 2,000 slow clients, latchd SIGTERM x10); not part of make test.
+stress:
+	@scripts/stress
 
 build:
 	swift build

@@ -27,9 +27,27 @@ static inline uint16_t latch_mhd_bind_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/* The connection's socket, for the deadline watchdog's shutdown(2) and TCP_INFO; -1 if unknown. */
+static inline int latch_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* What MHD_OPTION_NOTIFY_CONNECTION's callback stored for this connection. */
+static inline void *latch_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /* Options that take a function pointer carry it in the integer slot of MHD_OptionItem;
    the cast is done here, where C defines it, rather than with a bit cast in Swift. */
 static inline intptr_t latch_mhd_completed_callback_value(MHD_RequestCompletedCallback callback) {
+    return (intptr_t) callback;
+}
+
+static inline intptr_t latch_mhd_notify_connection_callback_value(MHD_NotifyConnectionCallback callback) {
     return (intptr_t) callback;
 }
 

@@ -54,11 +54,7 @@ public final class LatchApplication: Sendable {
         Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, api: api, log: log)
             .register(on: &router)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: configuration.listen.host, port: Int(configuration.listen.port),
-                threadCount: configuration.threads,
-                connectionTimeoutSeconds: Int(configuration.connectionTimeout),
-                maxConnectionsPerIP: configuration.perIPConnectionLimit),
+            configuration: Self.httpServerConfiguration(configuration, log: log),
             responder: router,
             onRequestCompleted: { entry in
                 api.recordCompletedRequest(entry)
@@ -68,6 +64,7 @@ public final class LatchApplication: Sendable {
                 ])
             })
         metricsServer = Self.makeMetricsServer(configuration: configuration, api: api)
+        api.connections.observe(server)
     }
 
     /// The port the API server is bound to (useful with port 0).

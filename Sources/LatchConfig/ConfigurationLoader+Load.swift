@@ -28,6 +28,8 @@ extension ConfigurationLoader {
             databasePoolSize: try integer(
                 "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 2, range: 1...1000),
             connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT", default: 30),
+            requestDeadlines: try requestDeadlines(),
+            maxConnections: try integer("LATCH_MAX_CONNECTIONS", default: 10_000, range: 1...1_000_000),
             perIPConnectionLimit: try integer("LATCH_PER_IP_CONNECTIONS", default: 64, range: 1...100_000),
             trustProxy: try boolean("LATCH_TRUST_PROXY", default: false),
             migrationsDirectory: raw("LATCH_MIGRATIONS_DIR") ?? "sql",
@@ -102,6 +104,16 @@ extension ConfigurationLoader {
         } catch {
             throw ConfigurationError(variable: "LATCH_SECRET_KEY", problem: "\(error); make one with `latchctl secret generate`")
         }
+    }
+
+    /// The body's deadline counts from the same first byte as the headers', so it cannot be the shorter one.
+    private func requestDeadlines() throws(ConfigurationError) -> LatchConfiguration.RequestDeadlines {
+        let deadlines = LatchConfiguration.RequestDeadlines(
+            headers: try duration("LATCH_HEADER_TIMEOUT", default: 10), body: try duration("LATCH_BODY_TIMEOUT", default: 30))
+        guard deadlines.body >= deadlines.headers else {
+            throw ConfigurationError(variable: "LATCH_BODY_TIMEOUT", problem: "must not be shorter than LATCH_HEADER_TIMEOUT")
+        }
+        return deadlines
     }
 
     private func databaseURL() throws(ConfigurationError) -> String {

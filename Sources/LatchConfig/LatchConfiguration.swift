@@ -30,6 +30,13 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var parallelism: Int
     }
 
+    /// How long a request may take to arrive, from its first byte; the idle timeout restarts with every byte,
+    /// these do not.
+    public struct RequestDeadlines: Sendable, Equatable {
+        public var headers: TimeInterval
+        public var body: TimeInterval
+    }
+
     public struct Outbox: Sendable, Equatable {
         public var workers: Int
         public var maxAttempts: Int
@@ -53,6 +60,10 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var hashWorkers: Int
     public var databasePoolSize: Int
     public var connectionTimeout: TimeInterval
+    public var requestDeadlines: RequestDeadlines
+    /// Concurrent HTTP connections; more are refused at once (lowered at start to fit the open-file limit).
+    public var maxConnections: Int
+    /// Ignored behind a proxy (`trustProxy`): every connection then comes from the proxy's address.
     public var perIPConnectionLimit: Int
     /// Take the client address from `X-Forwarded-For` (only behind a load balancer that sets it).
     public var trustProxy: Bool

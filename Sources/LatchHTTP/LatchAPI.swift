@@ -40,6 +40,8 @@ public struct LatchAPI: Sendable {
 
     /// The request metrics behind `/metrics`; `trackRoute` more paths to give them their own label.
     public let metrics: RequestMetrics
+    /// The server's connection counts behind `/metrics`, once `connections.observe(server)` is called.
+    public let connections = ConnectionMetrics()
 
     private let context: RouteContext
     private let hashingPool: WorkerPool
@@ -86,8 +88,9 @@ public struct LatchAPI: Sendable {
     /// Adds `GET /metrics` (Prometheus text: these request metrics, the hashing queue, `metricsSource`'s families)
     /// to the metrics listener's router.
     public func registerMetrics(on router: inout Router) {
-        MetricsRoutes(context: context, metrics: metrics, source: metricsSource, hashingPool: hashingPool)
-            .register(on: &router)
+        MetricsRoutes(
+            context: context, metrics: metrics, connections: connections, source: metricsSource, hashingPool: hashingPool
+        ).register(on: &router)
     }
 
     /// Counts a finished request in `metrics`; pass it as `HTTPServer`'s `onRequestCompleted` (or call it from

@@ -28,6 +28,7 @@ struct LatchDaemon {
         }
 
         let log = LogWriter()
+        LatchApplication.logLibraryPanics(to: log)
         let application: LatchApplication
         do {
             application = try LatchApplication(configuration: configuration, log: log)

@@ -42,4 +42,28 @@ import Testing
         #expect(waitUntil { (try? server.send("GET", "/"))?.status == 200 })
         #expect(try first.send("GET", "/").status == 200)
     }
+
+    @Test func refusesConnectionsPastTheBudgetAtOnceAndCountsThem() throws {
+        var router = Router()
+        router.get("/") { _ in .text("ok") }
+        let server = try TestServer({ $0.maxConnections = 4 }, router: router)
+        var held: [HTTPTestClient] = []
+        for _ in 0..<4 {
+            let client = try server.client()
+            #expect(try client.send("GET", "/").status == 200)
+            held.append(client)
+        }
+        #expect(server.server.statistics.openConnections == 4)
+
+        // Closed right after accept, not left waiting in the listen backlog until the client gives up.
+        let extra = try HTTPTestClient(port: server.port, timeout: .seconds(30))
+        let start = ContinuousClock.now
+        #expect(throws: HTTPTestClient.Failure.connectionClosed) { try extra.send("GET", "/") }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(server.server.statistics.refusedConnections == 1)
+
+        held.removeFirst().close()
+        #expect(waitUntil { (try? server.send("GET", "/"))?.status == 200 }, "a freed place is used again")
+        #expect(server.server.statistics.maxConnections == 4)
+    }
 }

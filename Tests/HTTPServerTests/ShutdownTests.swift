@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import LatchTestSupport
 import Testing
 
@@ -82,5 +82,77 @@ import Testing
         server.server.stop(timeout: .seconds(1))
         server.server.stop(timeout: .seconds(1))
         #expect(throws: HTTPServerError.alreadyStarted) { try server.server.start() }
+    }
+
+    @Test func requestsArrivingWhileStoppingGet503AndClose() throws {
+        let pool = WorkerPool(name: "test-late", threads: 1, queueCapacity: 4)
+        let gate = Gate()
+        // Also when an expectation throws: the pool cannot shut down while its job waits at the gate.
+        defer {
+            gate.open()
+            pool.shutdown()
+        }
+        var router = Router()
+        router.get("/slow", pool: pool) { _ in
+            gate.pass()
+            return .text("finished")
+        }
+        router.get("/hello") { _ in .text("hello") }
+        let server = try TestServer(router: router)
+        let port = server.port
+        let kept = try server.client()
+        #expect(try kept.send("GET", "/hello").status == 200)
+        let inFlight = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
+        #expect(gate.waitUntilEntered())
+        let stopper = Background { server.server.stop(timeout: .seconds(15)) }
+        #expect(waitUntil { server.server.isStopping })
+
+        // A new connection and a kept-alive one: no handler starts once stop() has begun.
+        // (server.port reads 0 once stopping; the socket still listens until the daemon stops.)
+        for response in [try HTTPTestClient(port: port).send("GET", "/hello"), try kept.send("GET", "/hello")] {
+            #expect(response.status == 503)
+            #expect(try response.json(ErrorBody.self).error.code == "shutting_down")
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(response.header("Retry-After") == "1")
+        }
+        #expect(!stopper.isFinished)
+        gate.open()
+        #expect(try inFlight.wait()?.text == "finished")
+        #expect(try stopper.wait() != nil)
+    }
+
+    @Test func anUploadUnderWayWhenStopBeginsIsStillServed() throws {
+        var router = Router()
+        router.post("/upload") { request in .text("\(request.body.count)") }
+        let server = try TestServer(router: router)
+        let client = try server.client()
+        try client.write(Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n".utf8))
+        // libmicrohttpd sends 100 Continue once the handler has seen the headers: the request is admitted.
+        #expect(try client.readResponse(headOnly: true).status == 100)
+        let stopper = Background { server.server.stop(timeout: .seconds(15)) }
+        #expect(waitUntil { server.server.isStopping })
+        #expect(!stopper.isFinished, "stop() waits for the admitted request")
+        try client.write(Array("abcd".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "4")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(try stopper.wait() != nil)
+    }
+
+    @Test func aLibmicrohttpdPanicReachesTheInstalledHandlerWithItsLocation() throws {
+        let reported = Locked<[HTTPServerPanic]>([])
+        HTTPServer.setPanicHandler { panic in reported.update { $0.append(panic) } }
+        // Process-wide: a real panic later in this run must still be printed before the abort.
+        defer {
+            HTTPServer.setPanicHandler { panic in
+                FileHandle.standardError.write(Data("Fatal error in GNU libmicrohttpd \(panic)\n".utf8))
+            }
+        }
+        // The C callback itself aborts after reporting, so the test calls the part before the abort.
+        let panic = MHDPanic.report(file: "daemon.c", line: 5531, reason: "Failed to remove listen FD from epoll set.\n")
+        #expect(panic == HTTPServerPanic(file: "daemon.c", line: 5531, reason: "Failed to remove listen FD from epoll set."))
+        #expect(reported.value == [panic])
+        #expect(panic.description == "daemon.c:5531: Failed to remove listen FD from epoll set.")
     }
 }

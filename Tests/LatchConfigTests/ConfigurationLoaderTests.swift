@@ -33,6 +33,17 @@ import Testing
         #expect(config.mailTransport == .files(directory: "/tmp/mail"))
         #expect(config.auth.deepLinks.appScheme == "myapp")
         #expect(config.auth.lockout.threshold == 5)
+        #expect(config.maxConnections == 10_000)
+        #expect(config.requestDeadlines == .init(headers: 10, body: 30))
+        #expect(config.perIPConnectionLimit == 64 && !config.trustProxy)
+    }
+
+    @Test func requestDeadlinesAndTheConnectionBudgetAreRead() throws {
+        let config = try load(["LATCH_HEADER_TIMEOUT": "2s", "LATCH_BODY_TIMEOUT": "1m", "LATCH_MAX_CONNECTIONS": "500"])
+        #expect(config.requestDeadlines == .init(headers: 2, body: 60))
+        #expect(config.maxConnections == 500)
+        // The body's deadline counts from the same first byte: it may equal the headers', not undercut it.
+        #expect(try load(["LATCH_HEADER_TIMEOUT": "5s", "LATCH_BODY_TIMEOUT": "5s"]).requestDeadlines.body == 5)
     }
 
     @Test func flagsOverrideTheEnvironment() throws {
@@ -84,6 +95,9 @@ import Testing
         ("LATCH_APP_SCHEME", "my app"),
         ("LATCH_MAIL_FROM", "no-reply@x\r\nBcc: victim@example.com"),
         ("LATCH_TRUST_PROXY", "maybe"),
+        ("LATCH_MAX_CONNECTIONS", "0"),
+        ("LATCH_HEADER_TIMEOUT", "soon"),
+        ("LATCH_BODY_TIMEOUT", "5s"),
     ])
     func invalidValuesNameTheirVariable(name: String, value: String) {
         #expect(problemVariable([name: value]) == name)
@@ -134,19 +148,31 @@ import Testing
     }
 }
 
-/// The README's configuration table is what operators read: it must list every variable the project reads.
+/// The README's configuration table is what operators read: it must list every variable the project reads, as
+/// `latchd --help` prints it, and nothing else.
 @Suite struct ConfigurationDocumentationTests {
-    @Test func theReadmeListsEveryVariable() throws {
+    @Test func theReadmeTableIsTheLoadersVariables() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        for variable in ConfigurationLoader.variables {
-            #expect(readme.contains("| `\(variable.name)` |"), "README.md lacks \(variable.name)")
+        // Rows of the configuration table: | `NAME` | meaning | default |
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 3 }
+            .map { line in line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+            .filter { $0[0].hasPrefix("`LATCH_") || $0[0].hasPrefix("`DATABASE_URL") }
+        let documented = rows.map { "\($0[0]) | \($0[1]) | \($0[2])" }
+        let expected = ConfigurationLoader.variables.map { variable in
+            let fallback = switch variable.defaultValue {
+            case nil: "—"
+            case ""?: "empty"
+            case let value?: "`\(value)`"
+            }
+            return "`\(variable.name)` | \(variable.help) | \(fallback)"
         }
+        #expect(documented == expected)
         // And nothing else: a row for a variable the loader does not read would mislead.
         let section = readme.components(separatedBy: "\n## Configuration\n").last?.components(separatedBy: "\n## ").first ?? ""
-        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let names = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
             .map { $0.dropFirst(3).prefix { $0 != "`" } }.map(String.init)
-        #expect(rows == ConfigurationLoader.variables.map(\.name))
+        #expect(names == ConfigurationLoader.variables.map(\.name))
     }
 }

@@ -5,7 +5,9 @@ import Testing
 /// The `latchd` binary as operators run it: configuration errors, health, readiness, request logs, signals.
 @Suite(.serialized) struct DaemonTests {
     /// Starts latchd on an ephemeral port and returns it with the port it logged.
-    func startDaemon(databaseURL: String, extra: [String: String] = [:]) throws -> (DaemonProcess, Int) {
+    func startDaemon(
+        databaseURL: String, extra: [String: String] = [:], openFileLimit: Int? = nil
+    ) throws -> (DaemonProcess, Int) {
         let mail = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-mail-\(UUID().uuidString)")
         var environment = [
             "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": databaseURL, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
@@ -13,7 +15,7 @@ import Testing
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
         ]
         environment.merge(extra) { $1 }
-        let daemon = try DaemonProcess("latchd", environment: environment)
+        let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, daemon.process.isRunning {
             if let port = Self.loggedPort(daemon.standardError) { return (daemon, port) }

@@ -1,8 +1,11 @@
 /// Routes by method and path: static paths (hash lookup) and `:param` segments.
 ///
 /// Unknown paths get 404 `not_found`; a known path with another method gets
-/// 405 `method_not_allowed` with an `Allow` header. HEAD falls back to the GET route
-/// (MHD drops the body). Build it once at start-up, then hand it to `HTTPServer`.
+/// 405 `method_not_allowed` with an `Allow` header. HEAD falls back to the GET route, for
+/// every GET route at once: the same status and headers, and the body for libmicrohttpd to
+/// count in `Content-Length` and not send. Mail scanners (Outlook Safe Links) send HEAD
+/// before anyone clicks a link, so no GET route may forget it. Build the router once at
+/// start-up, then hand it to `HTTPServer`.
 public struct Router: HTTPResponder {
     private struct Route: Sendable {
         let method: HTTPMethod

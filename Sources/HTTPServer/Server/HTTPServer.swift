@@ -7,16 +7,17 @@ import Synchronization
 /// Handlers run inline on those threads unless their route names a `WorkerPool`; then
 /// the connection is suspended while the pool works, so slow handlers do not hold MHD
 /// threads. The server knows nothing of the application: it reads requests, enforces
-/// body and connection limits, routes, and reports each finished request.
+/// body and connection limits and the header and body deadlines, routes, and reports
+/// each finished request.
 public final class HTTPServer: Sendable {
-    /// A daemon pointer that may cross threads: quiesce and stop are thread-safe in MHD.
+    /// A daemon pointer that may cross threads: MHD_stop_daemon is thread-safe in MHD.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
     }
 
     private enum Lifecycle {
         case idle
-        case running(Daemon, port: Int)
+        case running(Daemon, port: Int, watchdog: DeadlineWatchdog?)
         case stopped
     }
 
@@ -36,7 +37,8 @@ public final class HTTPServer: Sendable {
     ) {
         self.configuration = configuration
         self.context = ServerContext(
-            responder: responder, maxBodyBytes: configuration.maxBodyBytes, onRequestCompleted: onRequestCompleted)
+            responder: responder, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.connectionLimits,
+            onRequestCompleted: onRequestCompleted)
     }
 
     /// A server sending every request to one inline `handler`.
@@ -55,12 +57,17 @@ public final class HTTPServer: Sendable {
 
     /// The bound port (useful with port 0); 0 before `start()` and after `stop()`.
     public var port: Int {
-        lifecycle.withLock { if case .running(_, let port) = $0 { port } else { 0 } }
+        lifecycle.withLock { if case .running(_, let port, _) = $0 { port } else { 0 } }
     }
 
     /// True once `stop()` has begun: e.g. for a readiness probe to fail while draining.
     public var isStopping: Bool {
-        context.draining.load(ordering: .relaxed)
+        context.admission.isClosed
+    }
+
+    /// Open connections, the budget, and the connections refused or cut off so far.
+    public var statistics: HTTPServerStatistics {
+        context.tracker.statistics
     }
 
     /// Binds and starts serving.
@@ -69,38 +76,51 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
             guard case .idle = lifecycle else { throw .alreadyStarted }
             let daemon = try startDaemon()
-            lifecycle = .running(daemon, port: Int(latch_mhd_bind_port(daemon.pointer)))
+            let limits = context.tracker.limits
+            let watchdog = limits.hasDeadlines
+                ? DeadlineWatchdog(tracker: context.tracker, intervalMilliseconds: DeadlineWatchdog.interval(for: limits))
+                : nil
+            lifecycle = .running(daemon, port: Int(latch_mhd_bind_port(daemon.pointer)), watchdog: watchdog)
         }
     }
 
-    /// Stops accepting connections, lets in-flight requests (offloaded ones included)
-    /// finish for up to `timeout`, answers any still-offloaded ones with 503, and shuts
-    /// the daemon down. Blocks until done; safe to call twice.
+    /// Stops: requests already admitted (their headers in) may finish for up to `timeout`; any
+    /// that arrive meanwhile get 503 `shutting_down` with `Connection: close`; offloaded ones
+    /// still running then get 503 too; then the daemon shuts down. Blocks until done; safe to
+    /// call twice.
+    ///
+    /// Deliberately without `MHD_quiesce_daemon`: with a thread pool and epoll it takes the
+    /// listen socket out of every worker's epoll set from the calling thread, judging by a flag
+    /// each worker changes on its own thread when it reaches its share of the connection limit;
+    /// when both remove it, the second `EPOLL_CTL_DEL` fails and libmicrohttpd panics
+    /// ("Failed to remove listen FD from epoll set", daemon.c:5531 in 0.9.75). So the listen
+    /// socket stays open until `MHD_stop_daemon`, which only raises flags, wakes each worker
+    /// through its own ITC channel and joins it: every worker then closes its own connections
+    /// and touches its own epoll set only. New connections meanwhile are answered 503 above,
+    /// which tells a client more than a refused connection would.
     public func stop(timeout: Duration = .seconds(10)) {
-        let daemon: Daemon? = lifecycle.withLock { lifecycle in
-            guard case .running(let daemon, _) = lifecycle else { return nil }
+        let running: (Daemon, DeadlineWatchdog?)? = lifecycle.withLock { lifecycle in
+            guard case .running(let daemon, _, let watchdog) = lifecycle else { return nil }
             lifecycle = .stopped
-            return daemon
+            return (daemon, watchdog)
         }
-        guard let daemon else { return }
-        context.draining.store(true, ordering: .relaxed)
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-        waitForInFlight(upTo: timeout)
-        // Still-offloaded requests get a 503; MHD needs a moment to send it, since
+        guard let (daemon, watchdog) = running else { return }
+        context.admission.close()
+        waitForAdmitted(upTo: timeout)
+        // Still-offloaded requests get a 503, and no connection can be suspended after this
+        // (MHD_stop_daemon must find none). MHD needs a moment to send the 503s, since
         // MHD_stop_daemon closes resumed connections without calling the handler.
         if context.abandonSuspended() > 0 {
-            waitForInFlight(upTo: .milliseconds(200))
+            waitForAdmitted(upTo: .seconds(1))
         }
         MHD_stop_daemon(daemon.pointer)
-        // MHD leaves the quiesced socket to the caller, to close only after the stop.
-        if listenSocket >= 0 {
-            close(listenSocket)
-        }
+        // After the daemon: every connection is closed, so the watchdog has nothing left to shut down.
+        watchdog?.stop()
     }
 
-    private func waitForInFlight(upTo timeout: Duration) {
+    private func waitForAdmitted(upTo timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
-        while context.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+        while context.admission.unfinished > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
     }
@@ -121,7 +141,8 @@ public final class HTTPServer: Sendable {
             var options = Self.options(config, context: contextPointer, sockaddr: sockaddr)
             return options.withUnsafeMutableBufferPointer { buffer in
                 latch_mhd_start(
-                    flags, 0, nil, nil, MHDCallbacks.access, contextPointer, buffer.baseAddress)
+                    flags, 0, MHDCallbacks.acceptPolicy, contextPointer, MHDCallbacks.access, contextPointer,
+                    buffer.baseAddress)
             }
         }
         guard let pointer else {
@@ -137,6 +158,8 @@ public final class HTTPServer: Sendable {
         if config.connectionTimeoutSeconds < 0 { throw .invalidConfiguration("connectionTimeoutSeconds") }
         if config.maxConnectionsPerIP < 0 { throw .invalidConfiguration("maxConnectionsPerIP") }
         if config.maxConnections < 0 { throw .invalidConfiguration("maxConnections") }
+        if config.headerTimeout < .zero { throw .invalidConfiguration("headerTimeout") }
+        if config.bodyTimeout < .zero { throw .invalidConfiguration("bodyTimeout") }
     }
 
     /// The `MHD_OPTION.ARRAY` for `config`; ends with `MHD_OPTION.END`.
@@ -152,6 +175,9 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(
                 option: MHD_OPTION.NOTIFY_COMPLETED,
                 value: latch_mhd_completed_callback_value(MHDCallbacks.completed), ptr_value: context),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_CONNECTION,
+                value: latch_mhd_notify_connection_callback_value(MHDCallbacks.connectionNotice), ptr_value: context),
         ]
         if config.threadCount > 1 {
             options.append(MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: config.threadCount, ptr_value: nil))
@@ -161,7 +187,12 @@ public final class HTTPServer: Sendable {
                 option: MHD_OPTION.PER_IP_CONNECTION_LIMIT, value: config.maxConnectionsPerIP, ptr_value: nil))
         }
         if config.maxConnections > 0 {
-            options.append(MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: config.maxConnections, ptr_value: nil))
+            // The budget itself is kept by the accept policy (ConnectionTracker), which refuses at once. MHD's own
+            // limit is split evenly among the threads, and a thread at its share stops accepting instead of
+            // refusing, leaving clients in the listen backlog; with the thread count as headroom, the shares add
+            // up to more than the budget can reach, so some thread always accepts and the policy decides.
+            options.append(MHD_OptionItem(
+                option: MHD_OPTION.CONNECTION_LIMIT, value: config.maxConnections + config.threadCount, ptr_value: nil))
         }
         options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
         return options

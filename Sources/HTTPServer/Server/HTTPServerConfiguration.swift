@@ -12,10 +12,19 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var connectionTimeoutSeconds: Int
     /// Most simultaneous connections from one IP address (0 = no limit). Extra ones are closed at once.
     public var maxConnectionsPerIP: Int
-    /// Most simultaneous connections overall (0 = libmicrohttpd's default).
+    /// Most simultaneous connections overall; more are closed right after accept and counted in
+    /// `HTTPServer.statistics` (0 = libmicrohttpd's default, about a thousand shared by the threads). Each
+    /// connection is a file descriptor: see `FileDescriptorLimit`.
     public var maxConnections: Int
     /// Largest accepted request body; a bigger one gets 413 `payload_too_large`.
     public var maxBodyBytes: Int
+    /// Time from a request's beginning (its first byte; for a connection's first request, the accept) until its
+    /// headers must be in, else the connection is closed (`.zero` = no deadline). Unlike the idle timeout, it does
+    /// not restart with each byte.
+    public var headerTimeout: Duration
+    /// Time from a request's beginning until its whole body must be in, else the connection is closed
+    /// (`.zero` = no deadline).
+    public var bodyTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -24,7 +33,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         connectionTimeoutSeconds: Int = 30,
         maxConnectionsPerIP: Int = 0,
         maxConnections: Int = 0,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        headerTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(30)
     ) {
         self.host = host
         self.port = port
@@ -33,5 +44,18 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxConnections = maxConnections
         self.maxBodyBytes = maxBodyBytes
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+    }
+
+    /// The budget and deadlines as `ConnectionTracker` measures them (milliseconds).
+    var connectionLimits: ConnectionTracker.Limits {
+        ConnectionTracker.Limits(
+            maxConnections: maxConnections, headerTimeout: Self.milliseconds(headerTimeout),
+            bodyTimeout: Self.milliseconds(bodyTimeout))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -2,11 +2,16 @@
 /// released by the request-completed callback (which also runs on client abort).
 ///
 /// Only the MHD thread owning the connection touches it (MHD serializes callbacks per
-/// connection); the one cross-thread part is `offload`, which is itself synchronized.
+/// connection); the cross-thread parts, `offload` and `connection`, are themselves synchronized.
 final class RequestState {
     let target: String
     let startedAt: ContinuousClock.Instant
+    /// The connection's deadline clock (nil only if MHD gave no socket context).
+    let connection: ConnectionRecord?
     var sawHeaders = false
+    /// Counted by `RequestAdmission` when its headers arrived, before `stop()` began: `stop()` waits for it.
+    /// A request that was not is answered 503 `shutting_down` instead of running a handler.
+    var admitted = false
     var method = ""
     var clientAddress = ""
     var body: [UInt8] = []
@@ -16,9 +21,10 @@ final class RequestState {
     var status = 0
     var offload: OffloadSlot?
 
-    init(target: String, startedAt: ContinuousClock.Instant) {
+    init(target: String, startedAt: ContinuousClock.Instant, connection: ConnectionRecord?) {
         self.target = target
         self.startedAt = startedAt
+        self.connection = connection
     }
 
     /// The decoded path for logs; the query string is cut off since it may hold tokens.

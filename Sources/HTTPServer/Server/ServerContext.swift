@@ -8,25 +8,28 @@ final class ServerContext: Sendable {
     let maxBodyBytes: Int
     let onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
 
-    /// Requests between their request line and their completion callback.
-    let inFlight = Atomic<Int>(0)
-    /// Set by `stop()`: answers from then on close their connection.
-    let draining = Atomic<Bool>(false)
-    /// Offloaded requests whose connection is (or may be) suspended, so that `stop()`
-    /// can resume them: stopping MHD with a suspended connection aborts the process.
-    private let suspended = Mutex<[ObjectIdentifier: OffloadSlot]>([:])
+    /// Requests `stop()` waits for; closed when it begins, after which answers close their connection.
+    let admission = RequestAdmission()
+    /// Offloaded requests whose connection is suspended, for `stop()` to resume.
+    let suspended = SuspendedConnections()
+    /// Open connections: the budget, the deadlines, the statistics.
+    let tracker: ConnectionTracker
     private let clock = ContinuousClock()
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int, onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?) {
+    init(
+        responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
+    ) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        self.tracker = ConnectionTracker(limits: limits)
         self.onRequestCompleted = onRequestCompleted
     }
 
     /// URI-log callback: the request line arrived.
-    func begin(target: String) -> RequestState {
-        inFlight.add(1, ordering: .relaxed)
-        return RequestState(target: target, startedAt: clock.now)
+    func begin(target: String, connection: ConnectionRecord?) -> RequestState {
+        connection?.requestLineArrived(at: ConnectionTracker.now())
+        return RequestState(target: target, startedAt: clock.now, connection: connection)
     }
 
     /// One access-handler call. MHD calls it once for the headers, once per body chunk,
@@ -37,6 +40,8 @@ final class ServerContext: Sendable {
     ) -> MHD_Result {
         if !state.sawHeaders {
             state.sawHeaders = true
+            state.admitted = admission.tryAdmit()
+            state.connection?.headersArrived(at: ConnectionTracker.now())
             state.method = method
             state.clientAddress = connection.clientAddress
             if let length = connection.contentLength, length > UInt64(maxBodyBytes) {
@@ -64,9 +69,12 @@ final class ServerContext: Sendable {
     /// Request-completed callback; also runs on abort and on shutdown.
     func finish(_ state: RequestState, completed: Bool) {
         if let slot = state.offload {
-            _ = suspended.withLock { $0.removeValue(forKey: ObjectIdentifier(slot)) }
+            suspended.remove(slot)
         }
-        inFlight.subtract(1, ordering: .relaxed)
+        if state.admitted {
+            admission.release()
+        }
+        state.connection?.responseDone(at: ConnectionTracker.now())
         guard state.sawHeaders, let onRequestCompleted else { return }
         let elapsed = clock.now - state.startedAt
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
@@ -75,14 +83,20 @@ final class ServerContext: Sendable {
             durationMicroseconds: Int(micros), clientAddress: state.clientAddress, completed: completed))
     }
 
-    /// Resumes every still-suspended connection with a 503, before MHD is stopped.
-    /// Returns how many it resumed.
+    /// Resumes every still-suspended connection with a 503, before MHD is stopped, and
+    /// refuses to suspend any more. Returns how many it resumed.
     func abandonSuspended() -> Int {
-        let slots = suspended.withLock { Array($0.values) }
-        let response = HTTPResponse.error(
-            status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down")
-        return slots.filter { $0.resume(with: response) }.count
+        suspended.closeAndTakeAll().filter { $0.resume(with: Self.shuttingDown) }.count
     }
+
+    /// The answer to requests that arrive (or finish arriving) after `stop()` began, and to offloaded ones
+    /// still running when its timeout ends.
+    static let shuttingDown: HTTPResponse = {
+        var response = HTTPResponse.error(
+            status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down")
+        response.headers.add(name: "Retry-After", value: "1")
+        return response
+    }()
 
     private func accumulate(
         _ connection: MHDConnection, _ state: RequestState,
@@ -116,6 +130,10 @@ final class ServerContext: Sendable {
     }
 
     private func dispatch(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
+        guard state.admitted else {
+            // Arrived after stop() began: no handler starts any more.
+            return queue(Self.shuttingDown, on: connection, state)
+        }
         var request = HTTPRequest(
             method: HTTPMethod(rawValue: state.method), target: state.target,
             headers: connection.headers(), body: state.body, clientAddress: state.clientAddress)
@@ -126,11 +144,14 @@ final class ServerContext: Sendable {
             return queue(Self.run(match.handler, request), on: connection, state)
         }
         let slot = OffloadSlot(connection: connection.pointer)
-        state.offload = slot
-        suspended.withLock { $0[ObjectIdentifier(slot)] = slot }
         // Suspend before submitting, so the job can never resume a connection that is
         // not suspended yet.
-        connection.suspend()
+        state.connection?.requestRead()
+        guard suspended.suspend(slot, connection) else {
+            // stop() has already resumed the suspended ones for the last time.
+            return queue(Self.shuttingDown, on: connection, state)
+        }
+        state.offload = slot
         let handler = match.handler
         let offloaded = request
         let accepted = pool.submit { slot.resume(with: Self.run(handler, offloaded)) }
@@ -147,7 +168,9 @@ final class ServerContext: Sendable {
         _ response: HTTPResponse, on connection: MHDConnection, _ state: RequestState, close: Bool = false
     ) -> MHD_Result {
         state.status = response.status.rawValue
-        return connection.queue(response, closeConnection: close || draining.load(ordering: .relaxed))
+        // Read in full (or answered early): from here the response, not the request deadlines, takes the time.
+        state.connection?.requestRead()
+        return connection.queue(response, closeConnection: close || admission.isClosed)
     }
 
     /// Runs a handler, mapping thrown errors; unknown errors never show their details.

@@ -1,9 +1,11 @@
 import HTTPServer
 
-/// `GET /metrics` in the Prometheus text format: request metrics, the hashing pool's queue, and the source's.
+/// `GET /metrics` in the Prometheus text format: request and connection metrics, the hashing pool's queue, and the
+/// source's.
 struct MetricsRoutes: Sendable {
     let context: RouteContext
     let metrics: RequestMetrics
+    let connections: ConnectionMetrics
     let source: (any MetricsSource)?
     let hashingPool: WorkerPool
 
@@ -17,7 +19,7 @@ struct MetricsRoutes: Sendable {
     }
 
     func collect() -> [MetricFamily] {
-        var families = metrics.families()
+        var families = metrics.families() + connections.families()
         families.append(.single(name: "latch_hashing_pool_pending_jobs",
                                 help: "Password-hashing requests waiting for a worker thread.",
                                 kind: .gauge, value: Double(hashingPool.pendingCount)))

@@ -2,7 +2,8 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// ARCHITECTURE.md, security rule 7, the libmicrohttpd half: idle connections time out and one address gets a bounded number.
+/// The libmicrohttpd half of the connection rules: idle connections time out, one address gets a bounded number (unless
+/// behind a proxy), the whole server a budget, and slow requests a deadline.
 @Suite struct ConnectionLimitTests {
     @Test func anIdleConnectionIsClosedAfterTheTimeout() throws {
         let app = try TestApp(environment: ["LATCH_CONNECTION_TIMEOUT": "1s"])
@@ -38,5 +39,45 @@ import Testing
         }
         #expect(status == 200, "a freed slot is usable again")
         second.close()
+    }
+
+    @Test func behindAProxyThePerAddressCapIsOff() throws {
+        // Every connection from a load balancer carries the balancer's address: a cap would starve its clients.
+        let app = try TestApp(environment: ["LATCH_PER_IP_CONNECTIONS": "2", "LATCH_TRUST_PROXY": "true"])
+        defer { app.stop() }
+        let clients = try (0..<4).map { _ in try app.client() }
+        for client in clients {
+            #expect(try client.send("GET", "/healthz", headers: [("X-Forwarded-For", "198.51.100.9")]).status == 200)
+        }
+        for client in clients { client.close() }
+    }
+
+    @Test func connectionsPastTheBudgetAreRefusedAndCounted() throws {
+        let app = try TestApp(environment: ["LATCH_MAX_CONNECTIONS": "3"])
+        defer { app.stop() }
+        let held = try (0..<3).map { _ in try app.client() }
+        for client in held { #expect(try client.send("GET", "/healthz").status == 200) }
+        let extra = try app.client()
+        #expect(throws: HTTPTestClient.Failure.connectionClosed, "refused at once") { try extra.send("GET", "/healthz") }
+        let metrics = try app.metrics().text
+        #expect(metrics.contains("latch_http_connections_max 3\n"))
+        #expect(metrics.contains("latch_http_connections_refused_total 1\n"))
+        #expect(metrics.contains("latch_http_connections_open 3\n"))
+        for client in held { client.close() }
+    }
+
+    @Test func headersThatTrickleInAreCutOffAtLATCH_HEADER_TIMEOUT() throws {
+        let app = try TestApp(environment: ["LATCH_HEADER_TIMEOUT": "1s", "LATCH_BODY_TIMEOUT": "2s"])
+        defer { app.stop() }
+        let drip = try SlowDripClients(
+            port: app.port, count: 1, sourceAddresses: 1, request: Array("GET /healthz HTTP/1.1\r\nX-Pad: ".utf8))
+        let start = Date()
+        // A byte every 100 ms resets libmicrohttpd's idle timeout (30 s) each time; the deadline does not restart.
+        while drip.drip() > 0, Date().timeIntervalSince(start) < 15 {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(drip.openCount == 0)
+        let metrics = try app.metrics().text
+        #expect(metrics.contains(#"latch_http_connections_timed_out_total{phase="headers"} 1"#))
     }
 }

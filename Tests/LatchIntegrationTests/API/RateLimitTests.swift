@@ -58,6 +58,25 @@ import Testing
         Self.expectLimited(try app.post(path, fields: ["email": "u9@example.test", "password": "a passphrase!"]))
     }
 
+    /// Behind a proxy every request comes from the proxy's address: each per-address limit must key on the client's
+    /// (the last X-Forwarded-For entry, the one the proxy appended; earlier ones are the client's to choose), or one
+    /// busy client would limit everyone.
+    @Test(arguments: [
+        ("LATCH_RATE_SIGNUP_IP", "/v1/signup"), ("LATCH_RATE_FORGOT_IP", "/v1/password/forgot"),
+        ("LATCH_RATE_RESEND_IP", "/v1/confirm/resend"), ("LATCH_RATE_SIGNIN_IP", "/v1/signin"),
+    ])
+    func behindAProxyPerIPLimitsKeyOnTheForwardedAddress(variable: String, path: String) throws {
+        let app = try TestApp(environment: [variable: "2/1d", "LATCH_TRUST_PROXY": "true"])
+        defer { app.stop() }
+        func send(_ index: Int, from client: String) throws -> HTTPTestClient.Response {
+            try app.post(path, fields: ["email": "p\(index)@example.test", "password": "a passphrase!"],
+                         headers: [("X-Forwarded-For", "203.0.113.\(index), \(client)")])
+        }
+        for index in 0..<2 { #expect(try send(index, from: "198.51.100.1").status != 429) }
+        Self.expectLimited(try send(2, from: "198.51.100.1"), "the third from one forwarded address")
+        #expect(try send(3, from: "198.51.100.2").status != 429, "another client behind the same proxy is not limited")
+    }
+
     @Test func fiveFailedSignInsLockTheEmailOutEvenForTheRightPassword() throws {
         let app = try TestApp()
         defer { app.stop() }

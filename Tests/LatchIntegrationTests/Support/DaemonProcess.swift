@@ -16,9 +16,17 @@ final class DaemonProcess: @unchecked Sendable {
         return TestDatabase.packageRoot.appendingPathComponent(".build/debug")
     }
 
-    init(_ executable: String, arguments: [String] = [], environment: [String: String]) throws {
-        process.executableURL = Self.binDirectory.appendingPathComponent(executable)
-        process.arguments = arguments
+    /// - Parameter openFileLimit: run under this RLIMIT_NOFILE (soft and hard), through prlimit(1).
+    init(_ executable: String, arguments: [String] = [], environment: [String: String], openFileLimit: Int? = nil) throws {
+        let binary = Self.binDirectory.appendingPathComponent(executable)
+        if let openFileLimit {
+            // prlimit sets the limit on itself and then executes the binary, so the pid stays the daemon's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFileLimit):\(openFileLimit)", "--", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         // Only what the test gives, plus PATH: the daemon must not pick up the developer's own LATCH_* variables.
         process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
         process.standardOutput = output

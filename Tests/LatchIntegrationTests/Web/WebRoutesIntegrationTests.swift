@@ -60,4 +60,37 @@ import Testing
         let metrics = try app.metrics().text
         #expect(metrics.contains(#"route="/confirmAuth""#))
     }
+
+    /// Mail scanners such as Outlook Safe Links send HEAD before anyone clicks: it must answer as GET does, headers
+    /// and Content-Length included, without a body, and spend nothing.
+    @Test func headOfEachLandingPageAnswersLikeGetWithoutSpendingTheToken() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        #expect(try app.post("/v1/signup", #"{"email":"scan@example.com","password":"correct horse"}"#).status == 202)
+        _ = try app.signUpAndConfirm("reset@example.com", "correct horse")
+        #expect(try app.post("/v1/password/forgot", #"{"email":"reset@example.com"}"#).status == 202)
+        let confirmToken = try #require(try app.latestToken(to: "scan@example.com", kind: .confirmEmail))
+        let resetToken = try app.resetToken("reset@example.com")
+
+        let client = try app.client()
+        defer { client.close() }
+        for target in ["/confirmAuth?token=\(confirmToken)", "/resetPassword?token=\(resetToken)", "/confirmAuth"] {
+            let head = try client.send("HEAD", target)
+            let get = try client.send("GET", target)
+            #expect(head.status == get.status, "\(target)")
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
+            // The same headers, but for the date and the fresh CSRF value a page without a cookie sets.
+            let names = { (response: HTTPTestClient.Response) in response.headers.map { $0.name.lowercased() }.sorted() }
+            #expect(names(head) == names(get), "\(target)")
+            for (name, value) in get.headers where !["date", "set-cookie"].contains(name.lowercased()) {
+                #expect(head.header(name) == value, "\(target): \(name)")
+            }
+        }
+        // Nothing was spent or counted: both tokens still redeem, and no token was marked used by the scans.
+        #expect(try app.count("SELECT count(*)::int8 FROM auth_tokens WHERE used_at IS NOT NULL") == 1,
+                "only the token reset@ confirmed its address with")
+        #expect(try app.confirm(confirmToken).status == 200)
+        #expect(try app.resetPassword(resetToken, "another fine passphrase").status == 200)
+    }
 }
