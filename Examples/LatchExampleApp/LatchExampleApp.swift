@@ -180,9 +180,27 @@ struct AwaitingConfirmationView: View {
     let navigation: NavigationModel
     let latch: LatchClient
 
+    @State private var code = ""
+    @State private var problem: String?
+
     var body: some View {
         VStack(spacing: 16) {
-            Text("We sent a link to \(email). Open it on this device to finish.")
+            Text("We sent a link to \(email). Open it on this device, or type the code from the mail.")
+            // The code works where the link cannot: the mail is on a laptop, or a scanner opened the link.
+            TextField("8-digit code", text: $code)
+                .textContentType(.oneTimeCode)
+                .keyboardType(.numberPad)
+            if let problem { Text(problem).foregroundStyle(.red) }
+            Button("Confirm with the code") {
+                Task {
+                    do throws(LatchError) {
+                        // Signs in: the navigation follows the client's auth state home.
+                        try await latch.confirm(email: email, code: code)
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
+                }
+            }
             Button("Send it again") { Task { try? await latch.resendConfirmation(email: email) } }
             Button("Use another address") { navigation.cancelSignUp() }
         }
@@ -249,6 +267,7 @@ enum ErrorText {
         case .tokenExpired, .tokenUsed, .tokenSuperseded, .invalidToken:
             "This link no longer works; ask for a new mail."
         case .alreadyConfirmed: "Your address is confirmed already; sign in."
+        case .invalidCode: "That code does not work. Check the newest mail, or send it again."
         case .network: "No connection to the server."
         default: "Something went wrong (\(error.code))."
         }

@@ -94,6 +94,17 @@ import Testing
         #expect(daemon.standardError.contains(name.replacingOccurrences(of: "MEMORY_KIB", with: "")))
     }
 
+    @Test(arguments: [nil, "", "not base64!", "c2hvcnQ="])
+    func aMissingOrUnusableServerSecretExitsWithCodeTwoSayingHowToMakeOne(secret: String?) throws {
+        var environment = ["DATABASE_URL": "postgresql://latch@127.0.0.1:1/none", "LATCH_MAIL_DIR": "/tmp/latch-unused"]
+        environment["LATCH_SECRET_KEY"] = secret
+        let daemon = try DaemonProcess("latchd", environment: environment)
+        #expect(daemon.wait() == 2)
+        #expect(daemon.standardError.contains("LATCH_SECRET_KEY"), "\(daemon.standardError)")
+        #expect(daemon.standardError.contains("latchctl secret generate"))
+        #expect(secret.map { $0.isEmpty || !daemon.standardError.contains($0) } ?? true, "the value is not echoed")
+    }
+
     @Test func missingDatabaseURLExitsWithCodeTwo() throws {
         let daemon = try DaemonProcess("latchd", environment: ["LATCH_MAIL_DIR": "/tmp/latch-unused"])
         #expect(daemon.wait() == 2)

@@ -29,6 +29,16 @@ extension LatchClient {
         return session.user
     }
 
+    /// Confirms with the code from the confirmation mail, typed by the user (the mail may be on another device,
+    /// or a link scanner may have opened the link): the address is confirmed and the user signed in.
+    /// - Throws: `invalidCode` (wrong, used, expired or spent: the server does not say which), `rateLimited`.
+    @discardableResult
+    public func confirm(email: String, code: String) async throws(LatchError) -> User {
+        let session = try await api.send(ConfirmRequest(email: email, code: code))
+        try adopt(session)
+        return session.user
+    }
+
     // MARK: - Sign-in and sign-out
 
     /// Signs in, presenting this device's token from an earlier sign-in and keeping the new one.
@@ -86,6 +96,15 @@ extension LatchClient {
     @discardableResult
     public func resetPassword(token: String, newPassword: String) async throws(LatchError) -> User {
         let answer = try await api.send(ResetPasswordRequest(token: token, password: newPassword))
+        if session?.user.id == answer.user.id { endSession() }
+        return answer.user
+    }
+
+    /// Sets a new password with the code from the reset mail, typed by the user.
+    /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`.
+    @discardableResult
+    public func resetPassword(email: String, code: String, newPassword: String) async throws(LatchError) -> User {
+        let answer = try await api.send(ResetPasswordRequest(email: email, code: code, password: newPassword))
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }

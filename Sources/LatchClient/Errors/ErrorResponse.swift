@@ -34,6 +34,7 @@ enum ErrorResponse {
         case "token_used": .tokenUsed
         case "token_superseded": .tokenSuperseded
         case "already_confirmed": .alreadyConfirmed
+        case "invalid_code": .invalidCode
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired

@@ -23,6 +23,9 @@ public enum LatchError: Error, Hashable, Sendable {
     case tokenSuperseded
     /// `already_confirmed`: the address is confirmed already; sign in instead.
     case alreadyConfirmed
+    /// `invalid_code`: the typed code did not work (wrong, used, expired, or five wrong tries spent it); check the
+    /// newest mail or ask for a new one.
+    case invalidCode
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
     case rateLimited(retryAfter: Int?)
 
@@ -73,6 +76,7 @@ public enum LatchError: Error, Hashable, Sendable {
         case .tokenUsed: "token_used"
         case .tokenSuperseded: "token_superseded"
         case .alreadyConfirmed: "already_confirmed"
+        case .invalidCode: "invalid_code"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"

@@ -26,6 +26,10 @@ struct LandingPageRoutes: Sendable {
 
     func show(_ flow: LandingFlow, _ request: HTTPRequest) -> HTTPResponse {
         let tokens = request.queryValues("token")
+        if flow == .reset, request.query.isEmpty {
+            // No link at all: the form for the address and the code typed from the mail.
+            return readyPage(flow, credential: .typedCode(email: "", code: ""), request)
+        }
         guard tokens.count == 1, let token = tokens.first else {
             return respond(LandingPage(flow: flow, state: .invalid))
         }
@@ -36,10 +40,14 @@ struct LandingPageRoutes: Sendable {
             return unexpected(flow, error)
         }
         guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
-        // Reuse a cookie already set, so two tabs opened from two mails both keep working.
+        return readyPage(flow, credential: .token(token), request)
+    }
+
+    /// The form, with a CSRF cookie: the one already set is reused, so two tabs opened from two mails both work.
+    private func readyPage(_ flow: LandingFlow, credential: LandingCredential, _ request: HTTPRequest) -> HTTPResponse {
         let existing = checks.cookie.value(in: request.headers)
         let csrf = existing ?? checks.generator.makeToken()
-        return respond(LandingPage(flow: flow, state: state, token: token, csrf: csrf),
+        return respond(LandingPage(flow: flow, state: .ready(problem: nil), credential: credential, csrf: csrf),
                        setCookie: existing == nil ? csrf : nil)
     }
 
@@ -52,9 +60,9 @@ struct LandingPageRoutes: Sendable {
         }
         let client = clients.resolve(request)
         do {
-            // The session it opens is not handed to the browser: the page has no use for it, and the person signs
-            // in from the app. It ends with its refresh TTL like any other.
-            try auth.confirmEmail(token: form.token, ip: client.ip)
+            // Confirming here opens no session: the person at the browser would never receive its tokens.
+            guard case .token(let token) = form.credential else { return respond(LandingPage(flow: .confirm, state: .badForm)) }
+            try auth.confirmEmail(token: token, ip: client.ip)
             return respond(LandingPage(flow: .confirm, state: .done))
         } catch {
             return failure(.confirm, error, form: form)
@@ -69,7 +77,13 @@ struct LandingPageRoutes: Sendable {
             return respond(LandingPage(flow: .reset, state: error.state))
         }
         do {
-            try auth.resetPassword(token: form.token, newPassword: form.password ?? "", ip: clients.clientIP(request))
+            let ip = clients.clientIP(request)
+            switch form.credential {
+            case .token(let token):
+                try auth.resetPassword(token: token, newPassword: form.password ?? "", ip: ip)
+            case .typedCode(let email, let code):
+                try auth.resetPassword(email: email, code: code, newPassword: form.password ?? "", ip: ip)
+            }
             return respond(LandingPage(flow: .reset, state: .done))
         } catch {
             return failure(.reset, error, form: form)
@@ -77,12 +91,16 @@ struct LandingPageRoutes: Sendable {
     }
 
     /// The page for a refused redemption. A weak password shows the form again with the reason: AuthCore checks the
-    /// policy before spending the token, so the same link still works.
+    /// policy before spending the token, so the same link still works. A typed code that did not work (or an
+    /// address that is no address) shows the code form again, as typed, with the reason.
     private func failure(_ flow: LandingFlow, _ error: any Error, form: LandingFormSubmission) -> HTTPResponse {
         guard let error = error as? AuthError else { return unexpected(flow, error) }
-        let state = LandingPageState(refusal: error)
+        var state = LandingPageState(refusal: error)
+        if case .typedCode = form.credential, error == .invalidCode || error == .invalidEmail {
+            state = .ready(problem: error.message)
+        }
         guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
-        return respond(LandingPage(flow: flow, state: state, token: form.token, csrf: form.csrf))
+        return respond(LandingPage(flow: flow, state: state, credential: form.credential, csrf: form.csrf))
     }
 
     /// A store failure: reported (the error names no token), answered with a generic page.

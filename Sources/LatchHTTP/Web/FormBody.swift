@@ -29,6 +29,11 @@ struct FormBody: Sendable {
         return value
     }
 
+    /// Whether the form has a field `name` at all (to tell which of two forms was posted).
+    func has(_ name: String) -> Bool {
+        items.contains { $0.name == name }
+    }
+
     private static func isFormMediaType(_ value: String?) -> Bool {
         guard let value else { return false }
         let mediaType = value.split(separator: ";", maxSplits: 1).first ?? ""

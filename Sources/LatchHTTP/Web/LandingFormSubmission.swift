@@ -9,7 +9,8 @@ struct LandingFormSubmission: Sendable {
         let state: LandingPageState
     }
 
-    let token: String
+    /// What the form redeems with: the hidden token, or (reset) the typed address and code.
+    let credential: LandingCredential
     let csrf: String
     /// Only for the reset form.
     let password: String?
@@ -25,7 +26,12 @@ struct LandingFormSubmission: Sendable {
         guard checks.crossSite.allows(request.headers) else { throw Refusal(state: .refused) }
         do {
             let form = try FormBody(request)
-            token = try form.value("token", maxBytes: FieldLimits.tokenBytes)
+            if flow == .reset, !form.has("token") {
+                credential = .typedCode(email: try form.value("email", maxBytes: FieldLimits.emailBytes),
+                                        code: try form.value("code", maxBytes: FieldLimits.codeBytes))
+            } else {
+                credential = .token(try form.value("token", maxBytes: FieldLimits.tokenBytes))
+            }
             csrf = try form.value(CSRFCookie.fieldName, maxBytes: FieldLimits.tokenBytes)
             password = flow == .reset ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
         } catch .unsupportedMediaType {

@@ -1,22 +1,31 @@
-/// One landing page to render: the flow, its state, and for `.ready` the token and CSRF value for the form.
+/// One landing page to render: the flow, its state, and for `.ready` what the form carries and its CSRF value.
 struct LandingPage: Equatable, Sendable {
     let flow: LandingFlow
     let state: LandingPageState
-    /// The one-time token; only for `.ready`, where it fills the hidden field and the "Open in app" link.
-    var token: String?
+    /// What the form redeems with; only for `.ready`.
+    var credential: LandingCredential?
     /// The double-submit value (see `CSRFCookie`); only for `.ready`.
     var csrf: String?
 
-    init(flow: LandingFlow, state: LandingPageState, token: String? = nil, csrf: String? = nil) {
+    init(flow: LandingFlow, state: LandingPageState, credential: LandingCredential? = nil, csrf: String? = nil) {
         self.flow = flow
         self.state = state
-        self.token = token
+        self.credential = credential
         self.csrf = csrf
     }
 
-    /// Whether the page shows the form (and so needs `token` and `csrf`).
+    /// Whether the page shows the form (and so needs a credential and `csrf`).
     var showsForm: Bool {
-        if case .ready = state, token != nil, csrf != nil { return true }
+        if case .ready = state, credential != nil, csrf != nil { return true }
         return false
     }
+}
+
+/// How a landing-page form names its token.
+enum LandingCredential: Equatable, Sendable {
+    /// The link's token, in a hidden field and the "Open in app" link.
+    case token(String)
+    /// The address and the code from the mail, typed in (reset only: for a mail read on another device, or a
+    /// link a scanner spoilt). The values are those already typed, shown again after a refusal.
+    case typedCode(email: String, code: String)
 }

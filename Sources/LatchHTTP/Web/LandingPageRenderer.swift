@@ -13,10 +13,12 @@ struct LandingPageRenderer: Sendable {
         let text = LandingPageText(flow: page.flow, state: page.state, productName: productName)
         let e = HTMLText.escape
         var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
-        if page.showsForm, let token = page.token, let csrf = page.csrf {
-            body += form(page, token: token, csrf: csrf)
-            body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
-                            label: "Open in the \(productName) app")
+        if page.showsForm, let credential = page.credential, let csrf = page.csrf {
+            body += form(page, credential: credential, csrf: csrf)
+            if case .token(let token) = credential {
+                body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
+                                label: "Open in the \(productName) app")
+            }
         } else if Self.offersHomeLink(page.state) {
             body += appLink(printer.customSchemeURL(for: .home).absoluteString, label: "Open the \(productName) app")
         }
@@ -39,11 +41,21 @@ struct LandingPageRenderer: Sendable {
             """
     }
 
-    /// The confirm button, or the new-password form; both post the token in a hidden field, never in the URL.
-    private func form(_ page: LandingPage, token: String, csrf: String) -> String {
+    /// The confirm button, or the new-password form; both post the token in a hidden field, never in the URL, or
+    /// (reset by code) the address and code fields beside the password.
+    private func form(_ page: LandingPage, credential: LandingCredential, csrf: String) -> String {
         let e = HTMLText.escape
         var html = "<form method=\"post\" action=\"\(e(page.flow.formAction))\">\n"
-        html += "<input type=\"hidden\" name=\"token\" value=\"\(e(token))\">\n"
+        switch credential {
+        case .token(let token):
+            html += "<input type=\"hidden\" name=\"token\" value=\"\(e(token))\">\n"
+        case .typedCode(let email, let code):
+            html += "<label for=\"email\">Email address</label>\n<input id=\"email\" name=\"email\" type=\"email\" "
+                + "autocomplete=\"email\" required maxlength=\"\(FieldLimits.emailBytes)\" value=\"\(e(email))\">\n"
+            html += "<label for=\"code\">Code from the email</label>\n<input id=\"code\" name=\"code\" type=\"text\" "
+                + "inputmode=\"numeric\" autocomplete=\"one-time-code\" required maxlength=\"\(FieldLimits.codeBytes)\" "
+                + "value=\"\(e(code))\">\n"
+        }
         html += "<input type=\"hidden\" name=\"\(CSRFCookie.fieldName)\" value=\"\(e(csrf))\">\n"
         switch page.flow {
         case .confirm:

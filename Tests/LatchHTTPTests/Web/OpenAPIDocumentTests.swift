@@ -88,7 +88,7 @@ import Testing
         let documented = Self.documentedErrorCodes(try Self.document())
         let authErrors: [AuthError] = [
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
-            .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .rateLimited(retryAfter: 1),
+            .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
             .invalidSession, .sessionExpired,
             .refreshTokenReused,
         ]

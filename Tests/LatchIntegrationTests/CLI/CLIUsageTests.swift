@@ -99,3 +99,23 @@ import Testing
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
     }
 }
+
+@Suite struct CLISecretTests {
+    @Test func secretGenerateNeedsNoConfigurationAndPrintsAFreshUsableKey() throws {
+        let latchctl = Latchctl(databaseURL: "postgresql://nobody@127.0.0.1:1/nowhere")
+        let bare = ["DATABASE_URL": "", "LATCH_SECRET_KEY": ""]
+        let first = try latchctl("secret", "generate", environment: bare)
+        let second = try latchctl("secret", "generate", "--json", environment: bare)
+        #expect(first.status == 0 && second.status == 0, "\(first) \(second)")
+        let key = first.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Data(base64Encoded: key)?.count == 32)
+        let json = try second.jsonObject()
+        #expect((json["secret_key"] as? String).flatMap { Data(base64Encoded: $0) }?.count == 32)
+        #expect(json["secret_key"] as? String != key, "every call makes a new one")
+
+        let refused = try latchctl("users", "list", environment: ["LATCH_SECRET_KEY": ""])
+        #expect(refused.status == 2 && refused.standardError.contains("LATCH_SECRET_KEY"))
+        #expect(try latchctl("users", "list", environment: ["LATCH_SECRET_KEY": key]).standardError
+            .contains("LATCH_SECRET_KEY") == false, "the generated key is accepted")
+    }
+}

@@ -31,7 +31,7 @@ import Testing
         navigation.awaitingConfirmation(email: email)
         #expect(navigation.root == .awaitingConfirmation(email: email))
 
-        let mail = try #require(await mailArriving(at: sink, to: email, subject: "Confirm your email"))
+        let mail = try #require(await Self.mailArriving(at: sink, to: email, subject: "Confirm your email"))
         let link = try #require(MailChecks.singleLink(mail))
         let route = try #require(parser.parse(link).route)
         #expect(navigation.open(url: link) == .opened(route))
@@ -71,14 +71,14 @@ import Testing
         let parser = try TestApp.appParser
         let email = MailEnvironment.recipient("client-reset")
         try await client.signUp(email: email, password: TestApp.passphrase)
-        let confirmMail = try #require(await mailArriving(at: sink, to: email, subject: "Confirm your email"))
+        let confirmMail = try #require(await Self.mailArriving(at: sink, to: email, subject: "Confirm your email"))
         let confirmLink = try #require(MailChecks.singleLink(confirmMail))
         try await client.handle(try #require(parser.parse(confirmLink).route))
         var changes = await client.authStateChanges().makeAsyncIterator()
         #expect(await changes.next()?.user?.email == email)
 
         try await client.forgotPassword(email: email)
-        let resetMail = try #require(await mailArriving(at: sink, to: email, subject: "Reset your"))
+        let resetMail = try #require(await Self.mailArriving(at: sink, to: email, subject: "Reset your"))
         let resetLink = try #require(MailChecks.singleLink(resetMail))
         let route = try #require(parser.parse(resetLink).route)
         guard case .resetPassword(let token) = try await client.handle(route) else {
@@ -96,12 +96,41 @@ import Testing
     }
 
     /// The first message to `recipient` whose subject contains `subject`, polled without blocking the actor.
-    private func mailArriving(at sink: SMTPSink, to recipient: String, subject: String) async -> ReceivedMail? {
+    static func mailArriving(at sink: SMTPSink, to recipient: String, subject: String) async -> ReceivedMail? {
         var found: ReceivedMail?
         _ = await eventually {
             found = try? sink.messages(to: recipient).first { $0.subject?.contains(subject) == true }
             return found != nil
         }
         return found
+    }
+}
+
+/// The code beside the link, typed into the app on another device than the mail.
+@MainActor
+@Suite(.serialized) struct ClientCodeTests {
+    @Test func aCodeReadFromTheMailConfirmsAndAnotherResetsThePassword() async throws {
+        let sink = try SMTPSink()
+        defer { sink.destroy() }
+        let app = try TestApp(environment: MailEnvironment.variables(smtpURL: sink.url))
+        defer { app.stop() }
+        let client = try app.latchClient()
+        let email = MailEnvironment.recipient("client-code")
+        try await client.signUp(email: email, password: TestApp.passphrase)
+
+        let confirmMail = try #require(await ClientMailFlowTests.mailArriving(at: sink, to: email, subject: "Confirm your email"))
+        let code = try #require(confirmMail.codes.text.first)
+        await #expect(throws: LatchError.invalidCode) { try await client.confirm(email: email, code: "99999999") }
+        let user = try await client.confirm(email: email, code: String(code.prefix(4)) + " " + code.suffix(4))
+        #expect(user.isConfirmed)
+
+        try await client.forgotPassword(email: email)
+        let resetMail = try #require(await ClientMailFlowTests.mailArriving(at: sink, to: email, subject: "Reset your"))
+        let resetCode = try #require(resetMail.codes.text.first)
+        await #expect(throws: LatchError.weakPassword(reason: .passwordTooShort)) {
+            try await client.resetPassword(email: email, code: resetCode, newPassword: "short")
+        }
+        _ = try await client.resetPassword(email: email, code: resetCode, newPassword: "a new passphrase 99")
+        _ = try await client.signIn(email: email, password: "a new passphrase 99")
     }
 }
