@@ -1,9 +1,13 @@
 // swift-tools-version:6.0
-// Latch: an authentication backend with deep-link emails.
-// Dependencies point one way (see ARCHITECTURE.md, "Modules and their one job"):
-//   latchd/latchctl -> LatchHTTP -> HTTPServer;  LatchHTTP/latchctl -> AuthCore;
-//   LatchStore -> PostgresClient;  AuthCore -> DeepLinkRouting;  LatchClient -> DeepLinkRouting.
-//   AuthCore imports no C module; LatchClient knows nothing of the server's modules.
+// Latch: an authentication backend with deep-link emails. The module graph (ARCHITECTURE.md, "Modules and their
+// one job"), dependencies pointing one way:
+//   latchd -> LatchApp;  latchctl -> LatchApp, LatchStore, LatchCrypto, PostgresClient
+//   LatchApp -> LatchHTTP, LatchStore, LatchCrypto, Mailer, PostgresClient, LatchConfig
+//   LatchHTTP -> HTTPServer, HTMLEscaping, AuthCore;  Mailer -> CCurl, HTMLEscaping, AuthCore
+//   LatchStore -> PostgresClient, AuthCore;  LatchCrypto -> COpenSSL, CArgon2, AuthCore;  LatchConfig -> AuthCore
+//   AuthCore -> DeepLinkRouting;  LatchClient -> DeepLinkRouting
+// AuthCore imports no C module, HTTPServer knows nothing of authentication, and LatchClient (the app's library)
+// knows nothing of the server's modules.
 import PackageDescription
 
 let package = Package(
@@ -50,7 +54,7 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
-            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient"]
+            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient"]
         ),
 
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
@@ -72,7 +76,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
         .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
-        .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig"]),
+        .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
         .testTarget(
             name: "LatchIntegrationTests",
             dependencies: [

@@ -93,28 +93,28 @@ extension LatchApplication {
             auth: service, hashingPool: hashPool,
             isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
             metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox) },
-            trustProxy: trustProxy,
-            errorReporter: { route, error in
-                // Store errors carry SQL state and server messages, never parameters: safe to log.
-                log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
-            })
+            trustProxy: trustProxy)
     }
 
-    /// The well-known association files and the landing pages, registered after the API; their paths get their own
-    /// label in the API's request metrics.
+    /// Reports a failure outside the rules. Store errors carry SQL state and server messages, never parameters:
+    /// safe to log.
+    static func errorReporter(_ log: LogWriter) -> LatchAPI.ErrorReporter {
+        { route, error in
+            log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
+        }
+    }
+
+    /// The well-known association files and the landing pages, registered after the API.
     static func makeWebRoutes(
-        configuration: LatchConfiguration, service: AuthService, hashPool: WorkerPool, api: LatchAPI, log: LogWriter
+        configuration: LatchConfiguration, service: AuthService, hashPool: WorkerPool, log: LogWriter
     ) -> WebRoutes {
-        for route in WebRoutes.routes { api.metrics.trackRoute(route.path) }
-        return WebRoutes(
+        WebRoutes(
             productName: configuration.productName, deepLinks: configuration.auth.deepLinks,
             wellKnown: WellKnownConfiguration(
                 appleAppIDs: configuration.appleAppIDs, androidPackage: configuration.androidPackage,
                 androidCertFingerprints: configuration.androidCertFingerprints),
             auth: service, hashingPool: hashPool, trustProxy: configuration.trustProxy,
-            errorReporter: { route, error in
-                log.log("request failed", ["route": .string(route), "error": .string(String(describing: error))])
-            })
+            errorReporter: errorReporter(log))
     }
 
     /// The Prometheus listener: one thread and the metrics route only. Scrapes are not counted in the request

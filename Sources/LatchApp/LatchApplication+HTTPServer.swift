@@ -1,4 +1,5 @@
 import HTTPServer
+import LatchHTTP
 import LatchConfig
 
 extension LatchApplication {
@@ -13,7 +14,8 @@ extension LatchApplication {
             maxConnectionsPerIP: configuration.trustProxy ? 0 : configuration.perIPConnectionLimit,
             maxConnections: connectionBudget(configuration, log: log),
             headerTimeout: .seconds(configuration.requestDeadlines.headers),
-            bodyTimeout: .seconds(configuration.requestDeadlines.body))
+            bodyTimeout: .seconds(configuration.requestDeadlines.body),
+            defaultHeaders: LatchAPI.defaultHeaders)
     }
 
     /// LATCH_MAX_CONNECTIONS, after raising the open-file limit to hold that many sockets; lowered, with a warning,

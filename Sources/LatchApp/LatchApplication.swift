@@ -51,15 +51,17 @@ public final class LatchApplication: Sendable {
             trustProxy: configuration.trustProxy, log: log)
         var router = Router()
         api.register(on: &router)
-        Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, api: api, log: log)
+        Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, log: log)
             .register(on: &router)
         server = HTTPServer(
             configuration: Self.httpServerConfiguration(configuration, log: log),
             responder: router,
+            onUnexpectedError: LatchAPI.unexpectedErrorHandler(reporter: Self.errorReporter(log)),
             onRequestCompleted: { entry in
                 api.recordCompletedRequest(entry)
                 log.log("request", [
-                    "method": .string(entry.method), "path": .string(entry.path), "status": .int(entry.status),
+                    "method": .string(entry.method), "route": .string(entry.route ?? RequestMetrics.unmatchedRoute),
+                    "path": .string(entry.path), "status": .int(entry.status),
                     "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
                 ])
             })

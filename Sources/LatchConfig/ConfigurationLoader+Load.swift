@@ -10,14 +10,14 @@ extension ConfigurationLoader {
         let threads = try integer("LATCH_THREADS", default: max(2 * cores, 1), range: 1...256)
         let hashWorkers = try integer("LATCH_HASH_WORKERS", default: max(cores, 1), range: 1...256)
         let outbox = LatchConfiguration.Outbox(
-            workers: try integer("LATCH_OUTBOX_WORKERS", default: 1, range: 0...64),
-            maxAttempts: try integer("LATCH_OUTBOX_MAX_ATTEMPTS", default: 8, range: 1...100),
-            backoffBase: try duration("LATCH_OUTBOX_BACKOFF_BASE", default: 30),
-            backoffCap: try duration("LATCH_OUTBOX_BACKOFF_CAP", default: 3600),
-            pollInterval: try duration("LATCH_OUTBOX_POLL", default: 5),
-            lease: try duration("LATCH_OUTBOX_LEASE", default: 120)
+            workers: try integer("LATCH_OUTBOX_WORKERS", range: 0...64),
+            maxAttempts: try integer("LATCH_OUTBOX_MAX_ATTEMPTS", range: 1...100),
+            backoffBase: try duration("LATCH_OUTBOX_BACKOFF_BASE"),
+            backoffCap: try duration("LATCH_OUTBOX_BACKOFF_CAP"),
+            pollInterval: try duration("LATCH_OUTBOX_POLL"),
+            lease: try duration("LATCH_OUTBOX_LEASE")
         )
-        let listen = try listenAddress("LATCH_LISTEN", default: "127.0.0.1:8080")
+        let listen = try listenAddress("LATCH_LISTEN")
         return LatchConfiguration(
             databaseURL: try databaseURL(),
             serverSecret: try serverSecret(),
@@ -27,11 +27,11 @@ extension ConfigurationLoader {
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
                 "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 2, range: 1...1000),
-            connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT", default: 30),
+            connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT"),
             requestDeadlines: try requestDeadlines(),
-            maxConnections: try integer("LATCH_MAX_CONNECTIONS", default: 10_000, range: 1...1_000_000),
-            perIPConnectionLimit: try integer("LATCH_PER_IP_CONNECTIONS", default: 64, range: 1...100_000),
-            trustProxy: try boolean("LATCH_TRUST_PROXY", default: false),
+            maxConnections: try integer("LATCH_MAX_CONNECTIONS", range: 1...1_000_000),
+            perIPConnectionLimit: try integer("LATCH_PER_IP_CONNECTIONS", range: 1...100_000),
+            trustProxy: try boolean("LATCH_TRUST_PROXY"),
             migrationsDirectory: raw("LATCH_MIGRATIONS_DIR") ?? "sql",
             mailTransport: try mailTransport(),
             mailFrom: try mailFrom(),
@@ -41,17 +41,16 @@ extension ConfigurationLoader {
             androidCertFingerprints: list("LATCH_ANDROID_CERT_FINGERPRINTS"),
             auth: try authConfiguration(),
             argon2: .init(
-                memoryKiB: try integer("LATCH_ARGON2_MEMORY_KIB", default: 19_456, range: 8...4_194_304),
-                iterations: try integer("LATCH_ARGON2_ITERATIONS", default: 2, range: 1...100),
-                parallelism: try integer("LATCH_ARGON2_PARALLELISM", default: 1, range: 1...64)
+                memoryKiB: try integer("LATCH_ARGON2_MEMORY_KIB", range: 8...4_194_304),
+                iterations: try integer("LATCH_ARGON2_ITERATIONS", range: 1...100),
+                parallelism: try integer("LATCH_ARGON2_PARALLELISM", range: 1...64)
             ),
             outbox: outbox,
-            retention: try duration("LATCH_RETENTION", default: 30 * 86_400)
+            retention: try duration("LATCH_RETENTION")
         )
     }
 
     private func authConfiguration() throws(ConfigurationError) -> AuthConfiguration {
-        let defaults = AuthRateLimits()
         let lockout = LockoutPolicy()
         let deepLinks = DeepLinkConfiguration(appScheme: try appScheme(), linkBase: try linkBase())
         do {
@@ -60,27 +59,27 @@ extension ConfigurationLoader {
             throw ConfigurationError(variable: "LATCH_LINK_BASE", problem: "is not usable for deep links (\(error))")
         }
         let auth = AuthConfiguration(
-            confirmTokenTTL: try duration("LATCH_CONFIRM_TTL", default: 86_400),
-            resetTokenTTL: try duration("LATCH_RESET_TTL", default: 3600),
-            accessTokenTTL: try duration("LATCH_ACCESS_TTL", default: 900),
-            refreshTokenTTL: try duration("LATCH_REFRESH_TTL", default: 30 * 86_400),
-            sessionMaxAge: try duration("LATCH_SESSION_MAX_AGE", default: 90 * 86_400),
+            confirmTokenTTL: try duration("LATCH_CONFIRM_TTL"),
+            resetTokenTTL: try duration("LATCH_RESET_TTL"),
+            accessTokenTTL: try duration("LATCH_ACCESS_TTL"),
+            refreshTokenTTL: try duration("LATCH_REFRESH_TTL"),
+            sessionMaxAge: try duration("LATCH_SESSION_MAX_AGE"),
             rateLimits: AuthRateLimits(
-                signInPerIP: try rate("LATCH_RATE_SIGNIN_IP", default: defaults.signInPerIP),
-                signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL", default: defaults.signInPerEmail),
-                signUpPerIP: try rate("LATCH_RATE_SIGNUP_IP", default: defaults.signUpPerIP),
-                signUpPerEmail: try rate("LATCH_RATE_SIGNUP_EMAIL", default: defaults.signUpPerEmail),
-                resendPerIP: try rate("LATCH_RATE_RESEND_IP", default: defaults.resendPerIP),
-                resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL", default: defaults.resendPerEmail),
-                forgotPerIP: try rate("LATCH_RATE_FORGOT_IP", default: defaults.forgotPerIP),
-                forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL", default: defaults.forgotPerEmail),
-                codePerIP: try rate("LATCH_RATE_CODE_IP", default: defaults.codePerIP),
-                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL", default: defaults.codePerEmail)
+                signInPerIP: try rate("LATCH_RATE_SIGNIN_IP"),
+                signInPerEmail: try rate("LATCH_RATE_SIGNIN_EMAIL"),
+                signUpPerIP: try rate("LATCH_RATE_SIGNUP_IP"),
+                signUpPerEmail: try rate("LATCH_RATE_SIGNUP_EMAIL"),
+                resendPerIP: try rate("LATCH_RATE_RESEND_IP"),
+                resendPerEmail: try rate("LATCH_RATE_RESEND_EMAIL"),
+                forgotPerIP: try rate("LATCH_RATE_FORGOT_IP"),
+                forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL"),
+                codePerIP: try rate("LATCH_RATE_CODE_IP"),
+                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL")
             ),
             lockout: LockoutPolicy(
-                threshold: try integer("LATCH_LOCKOUT_THRESHOLD", default: lockout.threshold, range: 1...1000),
-                base: try duration("LATCH_LOCKOUT_BASE", default: lockout.base),
-                cap: try duration("LATCH_LOCKOUT_CAP", default: lockout.cap),
+                threshold: try integer("LATCH_LOCKOUT_THRESHOLD", range: 1...1000),
+                base: try duration("LATCH_LOCKOUT_BASE"),
+                cap: try duration("LATCH_LOCKOUT_CAP"),
                 forgetAfter: lockout.forgetAfter
             ),
             deepLinks: deepLinks
@@ -109,7 +108,7 @@ extension ConfigurationLoader {
     /// The body's deadline counts from the same first byte as the headers', so it cannot be the shorter one.
     private func requestDeadlines() throws(ConfigurationError) -> LatchConfiguration.RequestDeadlines {
         let deadlines = LatchConfiguration.RequestDeadlines(
-            headers: try duration("LATCH_HEADER_TIMEOUT", default: 10), body: try duration("LATCH_BODY_TIMEOUT", default: 30))
+            headers: try duration("LATCH_HEADER_TIMEOUT"), body: try duration("LATCH_BODY_TIMEOUT"))
         guard deadlines.body >= deadlines.headers else {
             throw ConfigurationError(variable: "LATCH_BODY_TIMEOUT", problem: "must not be shorter than LATCH_HEADER_TIMEOUT")
         }
@@ -132,17 +131,15 @@ extension ConfigurationLoader {
     ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress? {
         let name = "LATCH_METRICS_LISTEN"
         guard !isSetToEmpty(name) else { return nil }
-        let address = try listenAddress(name, default: "127.0.0.1:9464")
+        let address = try listenAddress(name)
         if address == api && address.port != 0 {
             throw ConfigurationError(variable: name, problem: "must differ from LATCH_LISTEN (\(api))")
         }
         return address
     }
 
-    private func listenAddress(
-        _ name: String, default fallback: String
-    ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress {
-        let text = raw(name) ?? fallback
+    private func listenAddress(_ name: String) throws(ConfigurationError) -> LatchConfiguration.ListenAddress {
+        let text = try valueOrDefault(name)
         let problem = ConfigurationError(variable: name, problem: "must be HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
         var host: Substring
         var portText: Substring
@@ -208,16 +205,36 @@ extension ConfigurationLoader {
         return scheme.lowercased()
     }
 
+    /// The value of `name`, or the default its row in `ConfigurationLoader.variables` documents: one place for
+    /// each default, the one operators read.
+    private func valueOrDefault(_ name: String) throws(ConfigurationError) -> String {
+        if let text = raw(name) { return text }
+        guard let fallback = Self.variables.first(where: { $0.name == name })?.defaultValue else {
+            throw ConfigurationError(variable: name, problem: "is required")
+        }
+        return fallback
+    }
+
+    /// A whole number whose default is documented in `ConfigurationLoader.variables`.
+    private func integer(_ name: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        try integer(name, text: try valueOrDefault(name), range: range)
+    }
+
+    /// A whole number whose default is computed (from the cores, say) rather than documented as a value.
     private func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let text = raw(name) else { return value }
+        return try integer(name, text: text, range: range)
+    }
+
+    private func integer(_ name: String, text: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let number = Int(text), range.contains(number) else {
             throw ConfigurationError(variable: name, problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    private func duration(_ name: String, default value: TimeInterval) throws(ConfigurationError) -> TimeInterval {
-        guard let text = raw(name) else { return value }
+    private func duration(_ name: String) throws(ConfigurationError) -> TimeInterval {
+        let text = try valueOrDefault(name)
         guard let seconds = DurationParser.seconds(text) else {
             throw ConfigurationError(variable: name, problem: "must be a duration such as 90s, 15m, 1h30m or 30d")
         }
@@ -225,8 +242,8 @@ extension ConfigurationLoader {
     }
 
     /// `COUNT/DURATION`, e.g. `10/1m`.
-    private func rate(_ name: String, default value: RateLimitRule) throws(ConfigurationError) -> RateLimitRule {
-        guard let text = raw(name) else { return value }
+    private func rate(_ name: String) throws(ConfigurationError) -> RateLimitRule {
+        let text = try valueOrDefault(name)
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let limit = Int(parts[0].trimmingCharacters(in: .whitespaces)), limit > 0,
               let window = DurationParser.seconds(String(parts[1])) else {
@@ -235,9 +252,8 @@ extension ConfigurationLoader {
         return RateLimitRule(limit: limit, window: window)
     }
 
-    private func boolean(_ name: String, default value: Bool) throws(ConfigurationError) -> Bool {
-        guard let text = raw(name)?.lowercased() else { return value }
-        switch text {
+    private func boolean(_ name: String) throws(ConfigurationError) -> Bool {
+        switch try valueOrDefault(name).lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false
         default: throw ConfigurationError(variable: name, problem: "must be true or false")

@@ -14,31 +14,36 @@ import HTTPServer
 /// var router = Router()
 /// api.register(on: &router)           // then latchd adds well-known files and landing pages
 /// let server = HTTPServer(configuration: http, responder: router,
+///                         onUnexpectedError: LatchAPI.unexpectedErrorHandler(reporter: report),
 ///                         onRequestCompleted: { api.recordCompletedRequest($0) })
 /// var metricsRouter = Router()
 /// api.registerMetrics(on: &metricsRouter)
 /// let metricsServer = HTTPServer(configuration: metricsHTTP, responder: metricsRouter)
 /// ```
 ///
-/// Routes are thin: decode, call AuthCore, encode. Errors are answered by `APIErrorMapper`; every answer carries
-/// `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+/// Routes are thin: decode, call AuthCore, encode, and throw: every error type says its own answer
+/// (`HTTPResponseError`: AuthCore's in `AuthError+HTTP.swift`, LatchHTTP's in `APIError`), and the server is the
+/// one place that turns a thrown error into a response. Every answer carries `LatchAPI.defaultHeaders`.
 public struct LatchAPI: Sendable {
     /// Called with the route and the error when a route fails outside the rules (a store error, the database
     /// down); the client only gets a generic 503 `service_unavailable`. For logging: log the error's type and a
     /// redacted description, since AuthCore passes store errors through unchanged.
     public typealias ErrorReporter = @Sendable (_ route: String, _ error: any Error) -> Void
 
-    /// Every route `register(on:)` adds, as (method, path).
-    public static let routes: [(method: HTTPMethod, path: String)] = [
-        (.post, "/v1/signup"), (.post, "/v1/confirm"), (.post, "/v1/confirm/resend"), (.post, "/v1/signin"),
-        (.post, "/v1/token/refresh"), (.post, "/v1/signout"), (.get, "/v1/me"), (.post, "/v1/password/forgot"),
-        (.post, "/v1/password/reset"), (.get, "/healthz"), (.get, "/readyz"),
-    ]
+    /// Headers for `HTTPServerConfiguration.defaultHeaders`: no answer may sit in a cache (they hold tokens), and
+    /// none may be sniffed into another type.
+    public static let defaultHeaders: HTTPHeaders = ["Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"]
 
-    /// The routes `registerMetrics(on:)` adds, for the metrics listener.
-    public static let metricsRoutes: [(method: HTTPMethod, path: String)] = [(.get, "/metrics")]
+    /// The server's answer to an error outside the rules: reported with the matched route, answered 503
+    /// `service_unavailable` with no detail (the error may name a table, a query or a host).
+    public static func unexpectedErrorHandler(reporter: ErrorReporter?) -> UnexpectedErrorHandler {
+        { error, route in
+            reporter?(route ?? RequestMetrics.unmatchedRoute, error)
+            return APIError.serviceUnavailable.response
+        }
+    }
 
-    /// The request metrics behind `/metrics`; `trackRoute` more paths to give them their own label.
+    /// The request metrics behind `/metrics`, labelled by the matched route.
     public let metrics: RequestMetrics
     /// The server's connection counts behind `/metrics`, once `connections.observe(server)` is called.
     public let connections = ConnectionMetrics()
@@ -56,25 +61,21 @@ public struct LatchAPI: Sendable {
     ///   - metricsSource: extra families for `/metrics` (e.g. outbox sent/failed), collected per scrape.
     ///   - trustProxy: take the client address from the last `X-Forwarded-For` entry (only behind a proxy that
     ///     appends it); otherwise the peer address, and the header is ignored.
-    ///   - errorReporter: told about failures answered with 503 `service_unavailable`.
     public init(
         auth: AuthService,
         hashingPool: WorkerPool,
         isReady: @escaping @Sendable () -> Bool,
         metricsSource: (any MetricsSource)? = nil,
-        trustProxy: Bool = false,
-        errorReporter: ErrorReporter? = nil
+        trustProxy: Bool = false
     ) {
-        self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy),
-                                    errorReporter: errorReporter)
+        self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy))
         self.hashingPool = hashingPool
         self.isReady = isReady
         self.metricsSource = metricsSource
         self.metrics = RequestMetrics()
-        for route in Self.routes { metrics.trackRoute(route.path) }
     }
 
-    /// Adds every route of `LatchAPI.routes` to `router`.
+    /// Adds every route of the API to `router` (`router.routes` lists them).
     public func register(on router: inout Router) {
         SignUpRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         ConfirmRoutes(context: context).register(on: &router)

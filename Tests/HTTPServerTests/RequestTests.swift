@@ -62,7 +62,8 @@ import Testing
         #expect(JSONBodyError.unsupportedMediaType.response.status == .unsupportedMediaType)
         #expect(JSONBodyError.malformed.response.status == .badRequest)
         let invalid = JSONBodyError.invalidField("password").response
-        #expect(invalid.status == .badRequest)
+        // Valid JSON with a missing or wrong-typed field is 422, like every other invalid field of the API.
+        #expect(invalid.status == .unprocessableContent)
         #expect(String(decoding: invalid.body, as: UTF8.self)
             == #"{"error":{"code":"invalid_request","message":"missing or invalid field: password"}}"#)
     }

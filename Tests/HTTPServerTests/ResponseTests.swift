@@ -32,7 +32,7 @@ import Testing
 
     @Test func httpErrorCarriesItsHeader() {
         let error = HTTPError(status: .tooManyRequests, code: "rate_limited", message: "slow down",
-                              header: HTTPHeaders.Field(name: "Retry-After", value: "30"))
+                              headers: ["Retry-After": "30"])
         #expect(error.response.status == .tooManyRequests)
         #expect(error.response.headers["retry-after"] == "30")
     }

@@ -18,7 +18,7 @@ import Testing
         var request = HTTPRequest(method: method, target: target)
         let match = router.resolve(request)
         request.parameters = match.parameters
-        return try match.handler(request)
+        return match.respond(to: request) { _, _ in .internalError }
     }
 
     private func text(_ response: HTTPResponse) -> String {
@@ -44,6 +44,14 @@ import Testing
     @Test func headUsesItsOwnRouteOrFallsBackToGet() throws {
         #expect(text(try answer(.head, "/v1/head")) == "own head")
         #expect(text(try answer(.head, "/v1/me")) == "me")
+    }
+
+    @Test func aMatchNamesItsRouteAsRegisteredAndTheRouterListsEveryRoute() {
+        let router = Self.router()
+        #expect(router.resolve(HTTPRequest(method: .get, target: "/v1/users/7?x=1")).route == "/v1/users/:id")
+        #expect(router.resolve(HTTPRequest(method: .get, target: "/v1/nothing")).route == nil)
+        #expect(router.routes.contains { $0.method == .get && $0.path == "/v1/users/:id" })
+        #expect(Set(router.routes.map { "\($0.method.rawValue) \($0.path)" }).count == router.routes.count)
     }
 
     @Test func unknownPathIsNotFound() throws {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import Testing
 @testable import LatchConfig
@@ -174,5 +175,22 @@ import Testing
         let names = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
             .map { $0.dropFirst(3).prefix { $0 != "`" } }.map(String.init)
         #expect(names == ConfigurationLoader.variables.map(\.name))
+    }
+}
+
+/// Each default is written once, in the table operators read; the loader parses it like a value they set, and
+/// it agrees with AuthCore's own defaults.
+@Suite struct ConfigurationDefaultsTests {
+    @Test func theDocumentedDefaultsAreTheDefaultsInForce() throws {
+        let config = try ConfigurationLoaderTests().load()
+        let auth = AuthConfiguration(deepLinks: config.auth.deepLinks)
+        #expect(config.auth.rateLimits == auth.rateLimits)
+        #expect(config.auth.lockout == auth.lockout)
+        #expect([config.auth.confirmTokenTTL, config.auth.resetTokenTTL, config.auth.accessTokenTTL,
+                 config.auth.refreshTokenTTL, config.auth.sessionMaxAge]
+            == [auth.confirmTokenTTL, auth.resetTokenTTL, auth.accessTokenTTL, auth.refreshTokenTTL, auth.sessionMaxAge])
+        #expect(config.listen.description == "127.0.0.1:8080" && config.metricsListen?.description == "127.0.0.1:9464")
+        #expect(config.outbox.lease == 120 && config.retention == 30 * 86_400 && config.maxConnections == 10_000)
+        #expect(config.argon2 == .init(memoryKiB: 19_456, iterations: 2, parallelism: 1))
     }
 }

@@ -9,7 +9,8 @@ import Testing
     @Test func flowOverTheWire() throws {
         let harness = try APIHarness()
         let api = harness.api
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 1),
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 1,
+                                                                       defaultHeaders: LatchAPI.defaultHeaders),
                                 responder: harness.router, onRequestCompleted: { api.recordCompletedRequest($0) })
         try server.start()
         defer { server.stop(timeout: .seconds(2)) }

@@ -11,7 +11,7 @@ import Testing
                           samples: [MetricSample(value: 7)])]
         }
         let api = try APIHarness(metricsSource: source)
-        api.api.recordCompletedRequest(RequestLogEntry(method: "GET", path: "/v1/me", status: 200,
+        api.api.recordCompletedRequest(RequestLogEntry(method: "GET", path: "/v1/me", route: "/v1/me", status: 200,
                                                        durationMicroseconds: 300, clientAddress: "", completed: true))
         let response = api.scrape()
         #expect(response.status == .ok)
@@ -38,18 +38,21 @@ import Testing
         #expect(api.scrape().status == .ok)
         #expect(api.scrape("/healthz").status == .notFound)
         #expect(api.scrape("/v1/me").status == .notFound)
-        #expect(!LatchAPI.routes.contains { $0.path == "/metrics" })
-        #expect(LatchAPI.metricsRoutes.map(\.path) == ["/metrics"])
+        #expect(!api.router.routes.contains { $0.path == "/metrics" })
+        #expect(api.metricsRouter.routes.map(\.path) == ["/metrics"])
     }
 
-    @Test func apiRoutesAreTrackedByDefault() throws {
+    @Test func requestsAreLabelledByTheRouteTheRouterMatched() throws {
         let api = try APIHarness()
-        for route in LatchAPI.routes {
-            api.api.recordCompletedRequest(RequestLogEntry(method: route.method.rawValue, path: route.path, status: 200,
-                                                           durationMicroseconds: 1, clientAddress: "", completed: true))
+        for route in api.router.routes {
+            let match = api.router.resolve(HTTPRequest(method: route.method, target: route.path))
+            #expect(match.route == route.path)
+            api.api.recordCompletedRequest(RequestLogEntry(method: route.method.rawValue, path: route.path,
+                                                           route: match.route, status: 200, durationMicroseconds: 1,
+                                                           clientAddress: "", completed: true))
         }
         let text = api.scrape().text
-        for route in LatchAPI.routes {
+        for route in api.router.routes {
             #expect(text.contains(#"route="\#(route.path)",status="2xx"} 1"#), "\(route.path)")
         }
         #expect(!text.contains("unmatched"))

@@ -3,18 +3,20 @@ import Testing
 @testable import LatchHTTP
 
 @Suite struct RequestMetricsTests {
-    private func entry(_ method: String, _ path: String, _ status: Int, micros: Int = 1_000) -> RequestLogEntry {
-        RequestLogEntry(method: method, path: path, status: status, durationMicroseconds: micros,
-                        clientAddress: "127.0.0.1", completed: status != 0)
+    /// A finished request; `routed` false for one no route matched (the router gives no route then).
+    private func entry(_ method: String, _ path: String, _ status: Int, micros: Int = 1_000, routed: Bool = true)
+        -> RequestLogEntry
+    {
+        RequestLogEntry(method: method, path: path, route: routed ? path : nil, status: status,
+                        durationMicroseconds: micros, clientAddress: "127.0.0.1", completed: status != 0)
     }
 
     @Test func countsPerRouteAndStatusClass() {
         let metrics = RequestMetrics()
-        metrics.trackRoute("/v1/me")
         metrics.record(entry("GET", "/v1/me", 200))
         metrics.record(entry("GET", "/v1/me", 204))
         metrics.record(entry("GET", "/v1/me", 401))
-        metrics.record(entry("GET", "/wp-admin.php", 404))
+        metrics.record(entry("GET", "/wp-admin.php", 404, routed: false))
         metrics.record(entry("BREW", "/v1/me", 405))
         metrics.record(entry("GET", "/v1/me", 0))
         let text = PrometheusText.render(metrics.families())
@@ -29,7 +31,6 @@ import Testing
 
     @Test func histogramIsCumulativeWithSumAndCount() {
         let metrics = RequestMetrics()
-        metrics.trackRoute("/v1/signin")
         metrics.record(entry("POST", "/v1/signin", 200, micros: 400))      // 0.0004 s
         metrics.record(entry("POST", "/v1/signin", 200, micros: 20_000))   // 0.02 s
         metrics.record(entry("POST", "/v1/signin", 503, micros: 30_000_000)) // 30 s, above every bound

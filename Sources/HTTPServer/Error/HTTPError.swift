@@ -1,26 +1,36 @@
-/// A thrown JSON error answer: `{"error":{"code":…,"message":…}}` with a status.
-/// Handlers throw it to bail out early (`throw HTTPError(status: .notFound, code: "not_found", message: "…")`).
+/// An answer any handler or the server itself may throw or send, with its status, code and message given where
+/// it is made: `throw HTTPError(status: .notFound, code: "not_found", message: "…")`.
 public struct HTTPError: HTTPResponseError, Equatable {
     public var status: HTTPStatus
-    /// Stable snake_case code clients can switch on.
     public var code: String
-    /// Human-readable text; must not contain secrets.
     public var message: String
-    /// An extra header for the answer, e.g. `Retry-After`.
-    public var header: HTTPHeaders.Field?
+    public var headers: HTTPHeaders
 
-    public init(status: HTTPStatus, code: String, message: String, header: HTTPHeaders.Field? = nil) {
+    public init(status: HTTPStatus, code: String, message: String, headers: HTTPHeaders = HTTPHeaders()) {
         self.status = status
         self.code = code
         self.message = message
-        self.header = header
+        self.headers = headers
     }
 
-    public var response: HTTPResponse {
-        var response = HTTPResponse.error(status: status, code: code, message: message)
-        if let header {
-            response.headers.replaceOrAdd(name: header.name, value: header.value)
-        }
-        return response
+    public static let notFound = HTTPError(status: .notFound, code: "not_found", message: "no such resource")
+
+    public static func methodNotAllowed(allow: String) -> HTTPError {
+        HTTPError(status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed here",
+                  headers: ["Allow": allow])
     }
+
+    public static func payloadTooLarge(maxBytes: Int) -> HTTPError {
+        HTTPError(status: .payloadTooLarge, code: "payload_too_large", message: "request body exceeds \(maxBytes) bytes")
+    }
+
+    /// The hashing pool's queue is full.
+    public static let overloaded = HTTPError(
+        status: .serviceUnavailable, code: "overloaded", message: "server is busy, retry shortly",
+        headers: ["Retry-After": "1"])
+
+    /// Requests that arrive after `stop()` began, and offloaded ones still running when its timeout ends.
+    public static let shuttingDown = HTTPError(
+        status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down",
+        headers: ["Retry-After": "1"])
 }

@@ -7,7 +7,7 @@ public enum JSONBodyError: Error, Equatable, HTTPResponseError {
     case emptyBody
     /// Not syntactically valid JSON (400 `invalid_json`).
     case malformed
-    /// Valid JSON, but a field is missing or of the wrong type (400 `invalid_request`).
+    /// Valid JSON, but a field is missing or of the wrong type (422 `invalid_request`).
     case invalidField(String)
 
     init(_ error: DecodingError) {
@@ -23,18 +23,28 @@ public enum JSONBodyError: Error, Equatable, HTTPResponseError {
         }
     }
 
-    /// The JSON error response for this failure.
-    public var response: HTTPResponse {
+    public var status: HTTPStatus {
         switch self {
-        case .unsupportedMediaType:
-            .error(status: .unsupportedMediaType, code: "unsupported_media_type",
-                   message: "Content-Type must be application/json")
-        case .emptyBody:
-            .error(status: .badRequest, code: "invalid_json", message: "request body is empty")
-        case .malformed:
-            .error(status: .badRequest, code: "invalid_json", message: "request body is not valid JSON")
-        case .invalidField(let path):
-            .error(status: .badRequest, code: "invalid_request", message: "missing or invalid field: \(path)")
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .emptyBody, .malformed: .badRequest
+        case .invalidField: .unprocessableContent
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .emptyBody, .malformed: "invalid_json"
+        case .invalidField: "invalid_request"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .unsupportedMediaType: "Content-Type must be application/json"
+        case .emptyBody: "request body is empty"
+        case .malformed: "request body is not valid JSON"
+        case .invalidField(let path): "missing or invalid field: \(path)"
         }
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Order and repeated names are kept because some headers (e.g. `Set-Cookie`) are
 /// meaningful only as a list. Lookup compares ASCII case-insensitively without allocating.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field.
     public struct Field: Sendable, Equatable {
         public var name: String

@@ -44,6 +44,13 @@ public struct HTTPResponse: Sendable {
         json(ErrorEnvelope(code: code, message: message), status: status)
     }
 
+    /// Adds each of `defaults` the response does not set itself (`HTTPServerConfiguration.defaultHeaders`).
+    public mutating func addHeaders(ifMissing defaults: HTTPHeaders) {
+        for field in defaults where !headers.contains(field.name) {
+            headers.add(name: field.name, value: field.value)
+        }
+    }
+
     /// The one answer for unexpected failures: a fixed body, so no detail can leak.
     public static let internalError = HTTPResponse(
         status: .internalServerError,

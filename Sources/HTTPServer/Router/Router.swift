@@ -10,12 +10,16 @@ public struct Router: HTTPResponder {
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
+        /// As registered: what logs and metrics name the route by.
+        let path: String
         let pool: WorkerPool?
         let handler: HTTPHandler
     }
 
     private var staticRoutes: [String: [Route]] = [:]
     private var patternRoutes: [Route] = []
+    /// Every registration, in order: the one list of the routes, for documents and tests that must agree with it.
+    public private(set) var routes: [(method: HTTPMethod, path: String)] = []
 
     public init() {}
 
@@ -26,7 +30,8 @@ public struct Router: HTTPResponder {
         _ method: HTTPMethod, _ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler
     ) {
         let pattern = RoutePattern(path)
-        let route = Route(method: method, pattern: pattern, pool: pool, handler: handler)
+        let route = Route(method: method, pattern: pattern, path: path, pool: pool, handler: handler)
+        routes.append((method, path))
         if pattern.isStatic {
             staticRoutes[pattern.staticKey, default: []].append(route)
         } else {
@@ -44,16 +49,6 @@ public struct Router: HTTPResponder {
         on(.post, path, pool: pool, handler: handler)
     }
 
-    /// Registers a PUT route.
-    public mutating func put(_ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler) {
-        on(.put, path, pool: pool, handler: handler)
-    }
-
-    /// Registers a PATCH route.
-    public mutating func patch(_ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler) {
-        on(.patch, path, pool: pool, handler: handler)
-    }
-
     /// Registers a DELETE route.
     public mutating func delete(_ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler) {
         on(.delete, path, pool: pool, handler: handler)
@@ -67,11 +62,12 @@ public struct Router: HTTPResponder {
         for method in methods {
             // Static routes are checked first, so an exact path wins over a pattern.
             if let route = staticMatches.first(where: { $0.method == method }) {
-                return HTTPRouteMatch(pool: route.pool, handler: route.handler)
+                return HTTPRouteMatch(route: route.path, pool: route.pool, handler: route.handler)
             }
             for route in patternRoutes where route.method == method {
                 if let parameters = route.pattern.match(segments) {
-                    return HTTPRouteMatch(parameters: parameters, pool: route.pool, handler: route.handler)
+                    return HTTPRouteMatch(route: route.path, parameters: parameters, pool: route.pool,
+                                          handler: route.handler)
                 }
             }
         }
@@ -80,17 +76,10 @@ public struct Router: HTTPResponder {
         return allowed.isEmpty ? Self.notFound : Self.methodNotAllowed(allow: Self.allowHeader(allowed))
     }
 
-    private static let notFound = HTTPRouteMatch { _ in
-        .error(status: .notFound, code: "not_found", message: "no such resource")
-    }
+    private static let notFound = HTTPRouteMatch { _ in throw HTTPError.notFound }
 
     private static func methodNotAllowed(allow: String) -> HTTPRouteMatch {
-        HTTPRouteMatch { _ in
-            var response = HTTPResponse.error(
-                status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed here")
-            response.headers.add(name: "Allow", value: allow)
-            return response
-        }
+        HTTPRouteMatch { _ in throw HTTPError.methodNotAllowed(allow: allow) }
     }
 
     private static func allowHeader(_ methods: [HTTPMethod]) -> String {

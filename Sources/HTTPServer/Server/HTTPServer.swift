@@ -28,27 +28,21 @@ public final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - responder: picks the handler per request, normally a `Router`.
+    ///   - onUnexpectedError: the answer when a handler throws something that is not an `HTTPResponseError`
+    ///     (by default a bare 500 `internal_error`); the place to report it.
     ///   - onRequestCompleted: called once per finished request (on an MHD thread, keep it
     ///     cheap), e.g. to print an access-log line.
     public init(
         configuration: HTTPServerConfiguration,
         responder: some HTTPResponder,
+        onUnexpectedError: @escaping UnexpectedErrorHandler = { _, _ in .internalError },
         onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.context = ServerContext(
             responder: responder, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.connectionLimits,
+            defaultHeaders: configuration.defaultHeaders, onUnexpectedError: onUnexpectedError,
             onRequestCompleted: onRequestCompleted)
-    }
-
-    /// A server sending every request to one inline `handler`.
-    public convenience init(
-        configuration: HTTPServerConfiguration,
-        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil,
-        handler: @escaping HTTPHandler
-    ) {
-        self.init(configuration: configuration, responder: ClosureResponder(handler: handler),
-                  onRequestCompleted: onRequestCompleted)
     }
 
     deinit {

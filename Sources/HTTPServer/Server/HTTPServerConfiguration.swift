@@ -25,6 +25,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Time from a request's beginning until its whole body must be in, else the connection is closed
     /// (`.zero` = no deadline).
     public var bodyTimeout: Duration
+    /// Headers every answer gets unless it sets them itself (e.g. `Cache-Control: no-store` for an API whose
+    /// answers hold tokens): one place for them, whatever route or error made the answer.
+    public var defaultHeaders: HTTPHeaders
 
     public init(
         host: String = "127.0.0.1",
@@ -35,7 +38,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         maxConnections: Int = 0,
         maxBodyBytes: Int = 64 * 1024,
         headerTimeout: Duration = .seconds(10),
-        bodyTimeout: Duration = .seconds(30)
+        bodyTimeout: Duration = .seconds(30),
+        defaultHeaders: HTTPHeaders = HTTPHeaders()
     ) {
         self.host = host
         self.port = port
@@ -46,6 +50,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.defaultHeaders = defaultHeaders
     }
 
     /// The budget and deadlines as `ConnectionTracker` measures them (milliseconds).

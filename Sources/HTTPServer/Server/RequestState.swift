@@ -19,6 +19,8 @@ final class RequestState {
     var overLimit = false
     var discardedBytes = 0
     var status = 0
+    /// The matched route's pattern, once routed.
+    var route: String?
     var offload: OffloadSlot?
 
     init(target: String, startedAt: ContinuousClock.Instant, connection: ConnectionRecord?) {

@@ -6,6 +6,9 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    /// Added to every answer that does not set them itself.
+    let defaultHeaders: HTTPHeaders
+    let onUnexpectedError: UnexpectedErrorHandler
     let onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
 
     /// Requests `stop()` waits for; closed when it begins, after which answers close their connection.
@@ -18,10 +21,13 @@ final class ServerContext: Sendable {
 
     init(
         responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
+        defaultHeaders: HTTPHeaders, onUnexpectedError: @escaping UnexpectedErrorHandler,
         onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
     ) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        self.defaultHeaders = defaultHeaders
+        self.onUnexpectedError = onUnexpectedError
         self.tracker = ConnectionTracker(limits: limits)
         self.onRequestCompleted = onRequestCompleted
     }
@@ -79,24 +85,15 @@ final class ServerContext: Sendable {
         let elapsed = clock.now - state.startedAt
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         onRequestCompleted(RequestLogEntry(
-            method: state.method, path: state.logPath, status: state.status,
+            method: state.method, path: state.logPath, route: state.route, status: state.status,
             durationMicroseconds: Int(micros), clientAddress: state.clientAddress, completed: completed))
     }
 
     /// Resumes every still-suspended connection with a 503, before MHD is stopped, and
     /// refuses to suspend any more. Returns how many it resumed.
     func abandonSuspended() -> Int {
-        suspended.closeAndTakeAll().filter { $0.resume(with: Self.shuttingDown) }.count
+        suspended.closeAndTakeAll().filter { $0.resume(with: HTTPError.shuttingDown.response) }.count
     }
-
-    /// The answer to requests that arrive (or finish arriving) after `stop()` began, and to offloaded ones
-    /// still running when its timeout ends.
-    static let shuttingDown: HTTPResponse = {
-        var response = HTTPResponse.error(
-            status: .serviceUnavailable, code: "shutting_down", message: "server is shutting down")
-        response.headers.add(name: "Retry-After", value: "1")
-        return response
-    }()
 
     private func accumulate(
         _ connection: MHDConnection, _ state: RequestState,
@@ -123,16 +120,13 @@ final class ServerContext: Sendable {
 
     private func reject(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
         state.overLimit = true
-        let response = HTTPResponse.error(
-            status: .payloadTooLarge, code: "payload_too_large",
-            message: "request body exceeds \(maxBodyBytes) bytes")
-        return queue(response, on: connection, state, close: true)
+        return queue(HTTPError.payloadTooLarge(maxBytes: maxBodyBytes).response, on: connection, state, close: true)
     }
 
     private func dispatch(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
         guard state.admitted else {
             // Arrived after stop() began: no handler starts any more.
-            return queue(Self.shuttingDown, on: connection, state)
+            return queue(HTTPError.shuttingDown.response, on: connection, state)
         }
         var request = HTTPRequest(
             method: HTTPMethod(rawValue: state.method), target: state.target,
@@ -140,8 +134,9 @@ final class ServerContext: Sendable {
         state.body = []
         let match = responder.resolve(request)
         request.parameters = match.parameters
+        state.route = match.route
         guard let pool = match.pool else {
-            return queue(Self.run(match.handler, request), on: connection, state)
+            return queue(match.respond(to: request, unexpected: onUnexpectedError), on: connection, state)
         }
         let slot = OffloadSlot(connection: connection.pointer)
         // Suspend before submitting, so the job can never resume a connection that is
@@ -149,17 +144,14 @@ final class ServerContext: Sendable {
         state.connection?.requestRead()
         guard suspended.suspend(slot, connection) else {
             // stop() has already resumed the suspended ones for the last time.
-            return queue(Self.shuttingDown, on: connection, state)
+            return queue(HTTPError.shuttingDown.response, on: connection, state)
         }
         state.offload = slot
-        let handler = match.handler
         let offloaded = request
-        let accepted = pool.submit { slot.resume(with: Self.run(handler, offloaded)) }
+        let unexpected = onUnexpectedError
+        let accepted = pool.submit { slot.resume(with: match.respond(to: offloaded, unexpected: unexpected)) }
         if !accepted {
-            var overloaded = HTTPResponse.error(
-                status: .serviceUnavailable, code: "overloaded", message: "server is busy, retry shortly")
-            overloaded.headers.add(name: "Retry-After", value: "1")
-            slot.resume(with: overloaded)
+            slot.resume(with: HTTPError.overloaded.response)
         }
         return MHD_Result.YES
     }
@@ -167,20 +159,11 @@ final class ServerContext: Sendable {
     private func queue(
         _ response: HTTPResponse, on connection: MHDConnection, _ state: RequestState, close: Bool = false
     ) -> MHD_Result {
+        var response = response
+        response.addHeaders(ifMissing: defaultHeaders)
         state.status = response.status.rawValue
         // Read in full (or answered early): from here the response, not the request deadlines, takes the time.
         state.connection?.requestRead()
         return connection.queue(response, closeConnection: close || admission.isClosed)
-    }
-
-    /// Runs a handler, mapping thrown errors; unknown errors never show their details.
-    static func run(_ handler: HTTPHandler, _ request: HTTPRequest) -> HTTPResponse {
-        do {
-            return try handler(request)
-        } catch let error as any HTTPResponseError {
-            return error.response
-        } catch {
-            return .internalError
-        }
     }
 }

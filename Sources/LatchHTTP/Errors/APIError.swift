@@ -1,7 +1,10 @@
-/// LatchHTTP's own refusals, raised before AuthCore is asked. `APIErrorMapper` turns them into responses.
+import AuthCore
+import HTTPServer
+
+/// LatchHTTP's own refusals, raised before AuthCore is asked, each with its answer.
 ///
 /// Cases name a field at most, never a value from the request (which may be a password or a token).
-public enum APIError: Error, Hashable, Sendable {
+public enum APIError: HTTPResponseError, Hashable, Sendable {
     /// A field of the JSON body is missing, null or of the wrong type. 422 `invalid_request`.
     case invalidField(String)
     /// A string field is longer than `maxBytes` UTF-8 bytes (refused before any hashing). 422 `invalid_request`.
@@ -16,4 +19,47 @@ public enum APIError: Error, Hashable, Sendable {
     case malformedToken
     /// The readiness check failed (database unreachable, draining). 503 `not_ready`.
     case notReady
+    /// A failure outside the rules (database down, a store bug): generic on purpose, since the underlying error
+    /// may name a table, a query or a host. 503 `service_unavailable`.
+    case serviceUnavailable
+
+    public var status: HTTPStatus {
+        switch self {
+        case .invalidField, .fieldTooLong, .fieldHasNUL: .unprocessableContent
+        case .missingToken: .unauthorized
+        case .malformedToken: AuthError.invalidSession.status
+        case .notReady, .serviceUnavailable: .serviceUnavailable
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .invalidField, .fieldTooLong, .fieldHasNUL: "invalid_request"
+        case .missingToken: "missing_token"
+        case .malformedToken: AuthError.invalidSession.code
+        case .notReady: "not_ready"
+        case .serviceUnavailable: "service_unavailable"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .invalidField(let field): "missing or invalid field: \(field)"
+        case .fieldTooLong(let field, let maxBytes): "field too long: \(field) (at most \(maxBytes) bytes)"
+        case .fieldHasNUL(let field): "field must not contain NUL characters: \(field)"
+        case .missingToken: "This endpoint needs an Authorization: Bearer header."
+        case .malformedToken: AuthError.invalidSession.message
+        case .notReady: "The service is not ready to serve requests."
+        case .serviceUnavailable: "The service is temporarily unavailable; try again later."
+        }
+    }
+
+    /// A request without bearer credentials gets the bare challenge (RFC 6750 §3: no error code then).
+    public var headers: HTTPHeaders {
+        switch self {
+        case .missingToken: ["WWW-Authenticate": "Bearer"]
+        case .malformedToken: AuthError.invalidSession.headers
+        default: HTTPHeaders()
+        }
+    }
 }

@@ -4,9 +4,9 @@ import Synchronization
 /// Request counts per method, route and status class, and a duration histogram per method and route, fed by
 /// `HTTPServer`'s `onRequestCompleted` (so 404s, 413s and pool-full 503s, which never reach a route, count too).
 ///
-/// Labels stay bounded whatever clients send: a path that is not a tracked route is `route="unmatched"`, an
-/// unusual method is `method="OTHER"`. Paths are never labels as such (a landing page's query holds a token, and
-/// scanners would make endless series).
+/// Labels stay bounded whatever clients send: the `route` label is the pattern of the route that matched, as
+/// registered (`RequestLogEntry.route`), or `route="unmatched"`; an unusual method is `method="OTHER"`. Paths are
+/// never labels as such (a landing page's query holds a token, and scanners would make endless series).
 public final class RequestMetrics: Sendable {
     private struct SeriesKey: Hashable {
         let method: String
@@ -20,12 +20,11 @@ public final class RequestMetrics: Sendable {
     }
 
     private struct State {
-        var routes: Set<String> = []
         var counts: [SeriesKey: Int] = [:]
         var durations: [RouteKey: DurationHistogram] = [:]
     }
 
-    /// The `route` label of requests to paths that are not tracked.
+    /// The `route` label of requests that matched no route.
     public static let unmatchedRoute = "unmatched"
     private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
@@ -33,18 +32,13 @@ public final class RequestMetrics: Sendable {
 
     public init() {}
 
-    /// Makes `path` its own `route` label (LatchAPI tracks its routes; latchd may add its landing pages).
-    public func trackRoute(_ path: String) {
-        state.withLock { _ = $0.routes.insert(path) }
-    }
-
     /// Counts one finished request. Cheap enough for MHD threads: one lock, two dictionary updates.
     public func record(_ entry: RequestLogEntry) {
         let method = Self.knownMethods.contains(entry.method) ? entry.method : "OTHER"
         let statusClass = Self.statusClass(entry.status)
         let seconds = Double(max(0, entry.durationMicroseconds)) / 1_000_000
+        let route = entry.route ?? Self.unmatchedRoute
         state.withLock { state in
-            let route = state.routes.contains(entry.path) ? entry.path : Self.unmatchedRoute
             state.counts[SeriesKey(method: method, route: route, statusClass: statusClass), default: 0] += 1
             state.durations[RouteKey(method: method, route: route), default: DurationHistogram()]
                 .observe(seconds: seconds)

@@ -7,8 +7,8 @@ struct ConfirmRoutes: Sendable {
     let context: RouteContext
 
     func register(on router: inout Router) {
-        router.post("/v1/confirm", handler: context.handler(route: "/v1/confirm", confirm))
-        router.post("/v1/confirm/resend", handler: context.handler(route: "/v1/confirm/resend", resend))
+        router.post("/v1/confirm", handler: confirm)
+        router.post("/v1/confirm/resend", handler: resend)
     }
 
     func confirm(_ request: HTTPRequest) throws -> HTTPResponse {

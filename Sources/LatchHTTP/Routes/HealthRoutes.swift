@@ -6,8 +6,8 @@ struct HealthRoutes: Sendable {
     let isReady: @Sendable () -> Bool
 
     func register(on router: inout Router) {
-        router.get("/healthz", handler: context.handler(route: "/healthz") { _ in APIJSON.response(StatusBody.ok) })
-        router.get("/readyz", handler: context.handler(route: "/readyz", ready))
+        router.get("/healthz") { _ in APIJSON.response(StatusBody.ok) }
+        router.get("/readyz", handler: ready)
     }
 
     /// 200 `{"status":"ready"}`, else 503 `not_ready` so a load balancer takes the instance out.

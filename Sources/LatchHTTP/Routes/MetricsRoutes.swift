@@ -10,7 +10,7 @@ struct MetricsRoutes: Sendable {
     let hashingPool: WorkerPool
 
     func register(on router: inout Router) {
-        router.get("/metrics", handler: context.handler(route: "/metrics", scrape))
+        router.get("/metrics", handler: scrape)
     }
 
     func scrape(_ request: HTTPRequest) throws -> HTTPResponse {

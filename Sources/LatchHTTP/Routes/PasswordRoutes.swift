@@ -7,9 +7,9 @@ struct PasswordRoutes: Sendable {
     let hashingPool: WorkerPool
 
     func register(on router: inout Router) {
-        router.post("/v1/password/forgot", handler: context.handler(route: "/v1/password/forgot", forgot))
+        router.post("/v1/password/forgot", handler: forgot)
         router.post("/v1/password/reset", pool: hashingPool,
-                    handler: context.handler(route: "/v1/password/reset", reset))
+                    handler: reset)
     }
 
     /// 202 `{"status":"reset_sent"}` whether or not the email is registered (ARCHITECTURE.md, security rule 3).

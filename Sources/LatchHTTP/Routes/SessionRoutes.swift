@@ -6,8 +6,8 @@ struct SessionRoutes: Sendable {
     let context: RouteContext
 
     func register(on router: inout Router) {
-        router.post("/v1/signout", handler: context.handler(route: "/v1/signout", signOut))
-        router.get("/v1/me", handler: context.handler(route: "/v1/me", me))
+        router.post("/v1/signout", handler: signOut)
+        router.get("/v1/me", handler: me)
     }
 
     /// 204. The body is optional: none means `{"scope":"local"}`; a body present must be JSON.

@@ -9,7 +9,7 @@ struct SignInRoutes: Sendable {
     let hashingPool: WorkerPool
 
     func register(on router: inout Router) {
-        router.post("/v1/signin", pool: hashingPool, handler: context.handler(route: "/v1/signin", signIn))
+        router.post("/v1/signin", pool: hashingPool, handler: signIn)
     }
 
     func signIn(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -8,7 +8,7 @@ struct SignUpRoutes: Sendable {
     let hashingPool: WorkerPool
 
     func register(on router: inout Router) {
-        router.post("/v1/signup", pool: hashingPool, handler: context.handler(route: "/v1/signup", signUp))
+        router.post("/v1/signup", pool: hashingPool, handler: signUp)
     }
 
     func signUp(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -6,7 +6,7 @@ struct TokenRoutes: Sendable {
     let context: RouteContext
 
     func register(on router: inout Router) {
-        router.post("/v1/token/refresh", handler: context.handler(route: "/v1/token/refresh", refresh))
+        router.post("/v1/token/refresh", handler: refresh)
     }
 
     func refresh(_ request: HTTPRequest) throws -> HTTPResponse {

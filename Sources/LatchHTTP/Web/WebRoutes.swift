@@ -12,19 +12,11 @@ import HTTPServer
 ///                     wellKnown: WellKnownConfiguration(appleAppIDs: config.appleAppIDs, …),
 ///                     auth: service, hashingPool: pool, trustProxy: config.trustProxy)
 /// web.register(on: &router)
-/// for route in WebRoutes.routes { api.metrics.trackRoute(route.path) }
 /// ```
 ///
 /// Landing pages are HTML with a strict CSP and no script; their forms are protected by an Origin /
 /// `Sec-Fetch-Site` check and a `SameSite=Strict` double-submit cookie (see `CrossSiteGuard`, `CSRFCookie`).
 public struct WebRoutes: Sendable {
-    /// Every route `register(on:)` adds, as (method, path).
-    public static let routes: [(method: HTTPMethod, path: String)] = [
-        (.get, WellKnownRoutes.appleAssociationPath), (.get, WellKnownRoutes.assetLinksPath),
-        (.get, LandingFlow.confirm.path), (.post, LandingFlow.confirm.path),
-        (.get, LandingFlow.reset.path), (.post, LandingFlow.reset.path),
-    ]
-
     private let wellKnown: WellKnownRoutes
     private let landingPages: LandingPageRoutes
 
@@ -61,7 +53,7 @@ public struct WebRoutes: Sendable {
             errorReporter: errorReporter)
     }
 
-    /// Adds every route of `WebRoutes.routes` to `router`.
+    /// Adds the association files and the landing pages to `router`.
     public func register(on router: inout Router) {
         wellKnown.register(on: &router)
         landingPages.register(on: &router)

@@ -4,7 +4,6 @@ import LatchApp
 import LatchConfig
 import LatchCrypto
 import LatchStore
-import Mailer
 import PostgresClient
 
 /// What a command runs against, built on first use so that `--help` and usage errors need no configuration and

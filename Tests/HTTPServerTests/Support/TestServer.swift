@@ -11,9 +11,9 @@ final class TestServer: Sendable {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadCount: 2)
         configure(&configuration)
         let log = self.log
-        server = HTTPServer(configuration: configuration, responder: router) { entry in
+        server = HTTPServer(configuration: configuration, responder: router, onRequestCompleted: { entry in
             log.update { $0.append(entry) }
-        }
+        })
         try server.start()
     }
 

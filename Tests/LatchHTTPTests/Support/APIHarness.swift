@@ -33,10 +33,8 @@ final class APIHarness: Sendable {
             passwordPolicy: PasswordPolicy(commonPasswords: CommonPasswords(["password1234"]))
         )
         let ready = self.ready
-        let reported = self.reported
         api = LatchAPI(auth: auth, hashingPool: pool, isReady: { ready.value },
-                       metricsSource: metricsSource, trustProxy: trustProxy,
-                       errorReporter: { route, _ in reported.withLock { $0.append(route) } })
+                       metricsSource: metricsSource, trustProxy: trustProxy)
         var router = Router()
         api.register(on: &router)
         self.router = router
@@ -58,22 +56,24 @@ final class APIHarness: Sendable {
                                   clientAddress: clientAddress)
         let match = router.resolve(request)
         request.parameters = match.parameters
-        do {
-            return try match.handler(request)
-        } catch {
-            return HTTPResponse.internalError
-        }
+        return Self.answer(match, request, reported: reported)
+    }
+
+    /// What the server does with a match: run it (errors answered by their own type, others by LatchAPI's
+    /// unexpected-error handler, reported here), and add the API's default headers.
+    static func answer(_ match: HTTPRouteMatch, _ request: HTTPRequest, reported: Shared<[String]>) -> HTTPResponse {
+        var response = match.respond(to: request, unexpected: LatchAPI.unexpectedErrorHandler { route, _ in
+            reported.withLock { $0.append(route) }
+        })
+        response.addHeaders(ifMissing: LatchAPI.defaultHeaders)
+        return response
     }
 
     /// `GET path` on the metrics listener's router.
     func scrape(_ path: String = "/metrics") -> HTTPResponse {
         let request = HTTPRequest(method: .get, target: path, headers: HTTPHeaders(), body: [],
                                   clientAddress: "127.0.0.1")
-        do {
-            return try metricsRouter.resolve(request).handler(request)
-        } catch {
-            return HTTPResponse.internalError
-        }
+        return Self.answer(metricsRouter.resolve(request), request, reported: reported)
     }
 
     func post(_ path: String, _ json: String, bearer: String? = nil) -> HTTPResponse {

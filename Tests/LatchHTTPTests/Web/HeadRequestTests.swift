@@ -9,7 +9,7 @@ import Testing
     @Test func everyGetRouteAnswersHeadLikeGet() throws {
         let web = try WebHarness()
         let token = try web.signUp()
-        let getRoutes = (LatchAPI.routes + WebRoutes.routes).filter { $0.method == .get }.map(\.path)
+        let getRoutes = web.router.routes.filter { $0.method == .get }.map(\.path)
         #expect(getRoutes.count >= 7)
         for path in getRoutes + ["/confirmAuth?token=\(token)"] {
             let get = web.send(.get, path)

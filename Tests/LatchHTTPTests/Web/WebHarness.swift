@@ -47,7 +47,7 @@ final class WebHarness: Sendable {
                                   clientAddress: "203.0.113.9")
         let match = router.resolve(request)
         request.parameters = match.parameters
-        return (try? match.handler(request)) ?? .internalError
+        return APIHarness.answer(match, request, reported: reported)
     }
 
     func get(_ target: String, cookie: String? = nil) -> HTTPResponse {

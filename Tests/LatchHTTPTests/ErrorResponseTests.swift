@@ -5,7 +5,9 @@ import HTTPServer
 import Testing
 @testable import LatchHTTP
 
-@Suite struct APIErrorMapperTests {
+/// Each error type says its own answer once (`HTTPResponseError`); the server turns every other error into a
+/// generic 503 through `LatchAPI.unexpectedErrorHandler`.
+@Suite struct ErrorResponseTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let error: AuthError
         let status: Int
@@ -23,6 +25,9 @@ import Testing
         Row(error: .invalidToken, status: 400, retryAfter: nil, challenge: nil),
         Row(error: .tokenExpired, status: 400, retryAfter: nil, challenge: nil),
         Row(error: .tokenUsed, status: 409, retryAfter: nil, challenge: nil),
+        Row(error: .tokenSuperseded, status: 409, retryAfter: nil, challenge: nil),
+        Row(error: .alreadyConfirmed, status: 409, retryAfter: nil, challenge: nil),
+        Row(error: .invalidCode, status: 400, retryAfter: nil, challenge: nil),
         Row(error: .rateLimited(retryAfter: 42), status: 429, retryAfter: "42", challenge: nil),
         Row(error: .invalidSession, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
         Row(error: .sessionExpired, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
@@ -31,7 +36,7 @@ import Testing
 
     @Test(arguments: rows)
     func authErrorsMapToStatusCodeAndHeaders(row: Row) throws {
-        let response = APIErrorMapper.response(for: row.error)
+        let response = row.error.response
         #expect(response.status.rawValue == row.status)
         #expect(response.errorCode == row.error.code)
         #expect(response.errorMessage == row.error.message)
@@ -42,30 +47,36 @@ import Testing
 
     @Test func tableHasOneRowPerAuthErrorCode() {
         let codes = Set(Self.rows.map(\.error.code))
-        #expect(codes.count == 12)
+        #expect(codes.count == 15)
     }
 
     @Test func weakPasswordCarriesItsReason() throws {
-        let response = APIErrorMapper.response(for: AuthError.weakPassword(.passwordTooCommon))
+        let response = AuthError.weakPassword(.passwordTooCommon).response
         let error = try #require(try response.jsonObject()["error"] as? [String: Any])
         #expect(error["reason"] as? String == "password_too_common")
         #expect(error["code"] as? String == "weak_password")
     }
 
     @Test func otherErrorsHaveNoReasonKey() throws {
-        let response = APIErrorMapper.response(for: AuthError.invalidCredentials)
+        let response = AuthError.invalidCredentials.response
         let error = try #require(try response.jsonObject()["error"] as? [String: Any])
         #expect(Set(error.keys) == ["code", "message"])
     }
 
-    @Test func unknownErrorsBecomeAGeneric503WithoutDetails() {
-        let response = APIErrorMapper.response(for: InMemoryAuthStore.DatabaseDown())
+    @Test func unknownErrorsBecomeAGeneric503WithoutDetailsAndAreReportedWithTheRoute() {
+        let reported = Shared<[String]>([])
+        let handler = LatchAPI.unexpectedErrorHandler { route, _ in reported.withLock { $0.append(route) } }
+        let failing = HTTPRouteMatch(route: "/v1/me") { _ in throw InMemoryAuthStore.DatabaseDown() }
+        let response = failing.respond(to: HTTPRequest(method: .get, target: "/v1/me"), unexpected: handler)
         #expect(response.status == .serviceUnavailable)
         #expect(response.errorCode == "service_unavailable")
         #expect(!response.text.contains("10.0.0.5"))
         #expect(!response.text.contains("hunter2"))
-        #expect(!APIErrorMapper.describe(InMemoryAuthStore.DatabaseDown()).isExpected)
-        #expect(APIErrorMapper.describe(AuthError.invalidToken).isExpected)
+        #expect(reported.value == ["/v1/me"])
+        // An error with its own answer is not reported.
+        let refused = HTTPRouteMatch(route: "/v1/me") { _ in throw AuthError.invalidToken }
+        #expect(refused.respond(to: HTTPRequest(method: .get, target: "/v1/me"), unexpected: handler).status == .badRequest)
+        #expect(reported.value == ["/v1/me"])
     }
 
     @Test func requestErrorsMap() {
@@ -83,29 +94,28 @@ import Testing
             (HTTPError(status: .notFound, code: "not_found", message: "x"), 404, "not_found"),
         ]
         for (error, status, code) in cases {
-            let response = APIErrorMapper.response(for: error)
+            let response = (error as? any HTTPResponseError)?.response ?? HTTPResponse.internalError
             #expect(response.status.rawValue == status, "\(error)")
             #expect(response.errorCode == code, "\(error)")
         }
     }
 
     @Test func httpErrorsKeepTheirHeader() {
-        let error = HTTPError(status: .tooManyRequests, code: "slow_down", message: "m",
-                              header: HTTPHeaders.Field(name: "Retry-After", value: "9"))
-        let response = APIErrorMapper.response(for: error)
+        let error = HTTPError(status: .tooManyRequests, code: "slow_down", message: "m", headers: ["Retry-After": "9"])
+        let response = error.response
         #expect(response.status == .tooManyRequests)
         #expect(response.headers["Retry-After"] == "9")
     }
 
     @Test func bearerChallenges() {
-        #expect(APIErrorMapper.response(for: APIError.missingToken).headers["WWW-Authenticate"] == "Bearer")
-        #expect(APIErrorMapper.response(for: APIError.malformedToken).headers["WWW-Authenticate"]
+        #expect(APIError.missingToken.response.headers["WWW-Authenticate"] == "Bearer")
+        #expect(APIError.malformedToken.response.headers["WWW-Authenticate"]
             == #"Bearer error="invalid_token""#)
     }
 
     @Test func fieldErrorsNameTheFieldOnly() {
-        let message = APIErrorMapper.describe(APIError.fieldTooLong("password", maxBytes: 1024)).message
+        let message = APIError.fieldTooLong("password", maxBytes: 1024).message
         #expect(message.contains("password"))
-        #expect(APIErrorMapper.describe(JSONBodyError.invalidField("refresh_token")).message.contains("refresh_token"))
+        #expect(JSONBodyError.invalidField("refresh_token").message.contains("refresh_token"))
     }
 }

@@ -1,0 +1,32 @@
+import AuthCore
+import HTTPServer
+
+/// AuthCore's refusals, each with its HTTP status once. AuthCore knows nothing of HTTP, so its errors get their
+/// status here (AuthCore's `code`, `message` and `reason` are already the answer's).
+///
+/// `token_expired` is 400, not 410: the statuses clients handle are those of openapi.yaml, and 410 is not among
+/// them; the code, not the status, tells the client to ask for a new mail.
+extension AuthError: HTTPResponseError {
+    public var status: HTTPStatus {
+        switch self {
+        case .invalidEmail, .weakPassword: .unprocessableContent
+        case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused: .unauthorized
+        case .emailNotConfirmed, .userDisabled: .forbidden
+        case .invalidToken, .tokenExpired, .invalidCode: .badRequest
+        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed: .conflict
+        case .rateLimited: .tooManyRequests
+        }
+    }
+
+    /// `Retry-After` for limits; for a bad access or refresh token the RFC 6750 §3.1 challenge.
+    public var headers: HTTPHeaders {
+        switch self {
+        case .rateLimited(let seconds): ["Retry-After": String(seconds)]
+        case .invalidSession, .sessionExpired, .refreshTokenReused: ["WWW-Authenticate": Self.invalidTokenChallenge]
+        default: HTTPHeaders()
+        }
+    }
+
+    /// `WWW-Authenticate` for a bad, expired or revoked access or refresh token (RFC 6750 §3.1).
+    public static let invalidTokenChallenge = #"Bearer error="invalid_token""#
+}
