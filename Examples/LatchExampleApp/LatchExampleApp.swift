@@ -101,7 +101,8 @@ struct DestinationView: View {
             .navigationTitle("Items")
         case .itemDetail(let id):
             Text("Item \(id)").navigationTitle("Item \(id)")
-        case .confirmAuth:
+        case .confirmAuth, .confirmEmailChange:
+            // Both are completed by `latch.handle`: a confirmation signs in, a change of address updates the user.
             ConfirmView(link: link, latch: latch)
         case .resetPassword(let token):
             ResetPasswordView(token: token, navigation: navigation, latch: latch)
@@ -122,17 +123,70 @@ struct HomeView: View {
 struct ProfileView: View {
     let latch: LatchClient
     @State private var email = ""
+    @State private var sessions: [SessionInfo] = []
+    @State private var currentPassword = ""
+    @State private var newPassword = ""
+    @State private var newEmail = ""
+    @State private var message: String?
 
     var body: some View {
         Form {
             Text(email)
+            if let message { Text(message) }
+            // Every change asks for the current password: the server refuses a session alone.
+            Section("Password") {
+                SecureField("Current password", text: $currentPassword)
+                SecureField("New password", text: $newPassword)
+                Button("Change password") {
+                    run("Password changed; your other devices were signed out.") {
+                        try await latch.changePassword(current: currentPassword, new: newPassword)
+                    }
+                }
+            }
+            Section("Email address") {
+                TextField("New email address", text: $newEmail)
+                Button("Change email address") {
+                    run("Open the link we mailed to \(newEmail) to finish.") {
+                        try await latch.changeEmail(to: newEmail, password: currentPassword)
+                    }
+                }
+            }
+            Section("Signed in on") {
+                ForEach(sessions) { session in
+                    HStack {
+                        Text(session.userAgent ?? "Unknown device") + Text(session.current ? " (this device)" : "")
+                        Spacer()
+                        Button("Sign out") { run(nil) { try await latch.revokeSession(session) } }
+                    }
+                }
+                Button("Sign out everywhere else") { run(nil) { try await latch.signOut(scope: .others) } }
+            }
             // Ends the session here and at the server; the navigation follows (the stack empties).
             Button("Sign out") { Task { try? await latch.signOut() } }
-            Button("Sign out on every device") { Task { try? await latch.signOut(scope: .global) } }
+            Button("Delete account", role: .destructive) {
+                run(nil) { try await latch.deleteAccount(password: currentPassword) }
+            }
         }
         .navigationTitle("Profile")
         // Refreshed transparently if the access token expired meanwhile.
-        .task { email = (try? await latch.me().email) ?? "" }
+        .task { await reload() }
+    }
+
+    private func reload() async {
+        email = (try? await latch.me().email) ?? ""
+        sessions = (try? await latch.sessions()) ?? []
+    }
+
+    private func run(_ success: String?, _ action: @escaping () async throws(LatchError) -> Void) {
+        Task {
+            do throws(LatchError) {
+                try await action()
+                message = success
+            } catch {
+                message = ErrorText.message(for: error)
+            }
+            await reload()
+        }
     }
 }
 
@@ -268,6 +322,9 @@ enum ErrorText {
             "This link no longer works; ask for a new mail."
         case .alreadyConfirmed: "Your address is confirmed already; sign in."
         case .invalidCode: "That code does not work. Check the newest mail, or send it again."
+        case .emailTaken: "Another account uses that address now; nothing was changed."
+        case .emailUnchanged: "That is your address already."
+        case .sessionNotFound: "That device is signed out already."
         case .network: "No connection to the server."
         default: "Something went wrong (\(error.code))."
         }

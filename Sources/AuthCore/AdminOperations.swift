@@ -170,7 +170,7 @@ public struct AdminOperations: Sendable {
         let user = try user(email: email)
         let now = ports.clock.now()
         try ports.users.setDisabled(userID: user.id, at: user.disabledAt ?? now)
-        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, at: now)
+        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, except: nil, at: now)
         try audit(.sessionRevoked, user: user.id, detail: [
             "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked), "reason": "user_disabled",
         ])
@@ -185,13 +185,42 @@ public struct AdminOperations: Sendable {
         return try reloaded(user)
     }
 
-    /// Deletes the user with their tokens and sessions; audited as `user_deleted`.
+    /// Deletes the user as a self-service deletion does (`AccountDeletion`: their tokens, sessions and unsent mail
+    /// go, their address is forgotten in sent mail and the audit log, a last notice is sent); audited as
+    /// `user_deleted` with the operator and the user id, not the address.
     /// - Returns: the user as it was.
     public func deleteUser(email: String) throws -> UserRecord {
         let user = try user(email: email)
-        guard try store.deleteUser(id: user.id) else { throw Failure.unknownUser(email: email) }
-        try audit(.userDeleted, user: user.id, detail: ["email": user.email])
+        let deletion = AccountDeletion(
+            userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email))
+        guard try ports.accounts.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
+        try audit(.userDeleted, user: user.id, detail: [:])
         return user
+    }
+
+    /// Sets the user's address for support (`latchctl users set-email`), confirmed now or left to confirm; every
+    /// live link of the user is superseded, as a confirmed change of address does. Audited as `email_changed`.
+    /// - Throws: `AuthError.invalidEmail`, `Failure.emailTaken`, `Failure.unknownUser`.
+    public func setEmail(email: String, to rawNewEmail: String, confirmed: Bool) throws -> UserRecord {
+        let user = try user(email: email)
+        let newEmail = try EmailAddress(rawNewEmail)
+        let now = ports.clock.now()
+        let changed: UserRecord?
+        do {
+            changed = try store.setEmail(userID: user.id, to: newEmail, confirmedAt: confirmed ? now : nil, at: now)
+        } catch UserStoreError.emailTaken {
+            throw Failure.emailTaken(email: newEmail.value)
+        }
+        guard let changed else { throw Failure.unknownUser(email: email) }
+        try audit(.emailChanged, user: user.id, detail: [
+            "old_email": user.email, "new_email": changed.email, "confirmed": String(confirmed),
+        ])
+        return changed
+    }
+
+    /// The addresses the user asked to move to and has not confirmed yet, newest first.
+    public func pendingEmailChanges(email: String) throws -> [String] {
+        try store.pendingEmailChanges(userID: try user(email: email).id, now: ports.clock.now())
     }
 
     /// Ends the sign-in lockout and the per-email sign-in limit of the user's address (the owner was locked out
@@ -211,7 +240,7 @@ public struct AdminOperations: Sendable {
     /// - Returns: how many sessions were live.
     public func revokeAllSessions(email: String) throws -> Int {
         let user = try user(email: email)
-        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, at: ports.clock.now())
+        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, except: nil, at: ports.clock.now())
         try audit(.sessionRevoked, user: user.id, detail: [
             "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),
         ])
@@ -222,10 +251,9 @@ public struct AdminOperations: Sendable {
     /// - Throws: `Failure.unknownSession` if the session does not exist or is someone else's.
     public func revokeSession(email: String, id: SessionID) throws {
         let user = try user(email: email)
-        guard try store.sessionOwner(id: id) == user.id else {
+        guard try ports.sessions.revokeSession(id: id, ofUser: user.id, at: ports.clock.now()) else {
             throw Failure.unknownSession(id: id, email: user.email)
         }
-        try ports.sessions.revokeSession(id: id, at: ports.clock.now())
         try audit(.sessionRevoked, user: user.id, detail: [
             "scope": SignOutScope.local.rawValue, "session_id": id.description,
         ])

@@ -25,6 +25,12 @@ public enum AuthError: Error, Hashable, Sendable {
     case tokenSuperseded
     /// A confirm link for an address that is confirmed already: nothing to do, and no session. Suggested 409.
     case alreadyConfirmed
+    /// The address belongs to another account by now (a change of address lost a race). Suggested 409.
+    case emailTaken
+    /// A change of address to the address the account has already. Suggested 422.
+    case emailUnchanged
+    /// No such session of this user (unknown, or someone else's: the answer does not tell). Suggested 404.
+    case sessionNotFound
     /// A typed code did not redeem anything: unknown address, wrong code, or a spent, expired or replaced record,
     /// deliberately indistinguishable. Suggested 400.
     case invalidCode
@@ -51,6 +57,9 @@ public enum AuthError: Error, Hashable, Sendable {
         case .tokenSuperseded: "token_superseded"
         case .alreadyConfirmed: "already_confirmed"
         case .invalidCode: "invalid_code"
+        case .emailTaken: "email_taken"
+        case .emailUnchanged: "email_unchanged"
+        case .sessionNotFound: "session_not_found"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
@@ -72,6 +81,9 @@ public enum AuthError: Error, Hashable, Sendable {
         case .tokenSuperseded: "This link was replaced by a newer mail or a password change; use the newest mail."
         case .alreadyConfirmed: "This email address is already confirmed; sign in instead."
         case .invalidCode: "This code is not valid. Check the newest mail, or ask for a new one."
+        case .emailTaken: "Another account has this email address by now."
+        case .emailUnchanged: "This is the account's email address already."
+        case .sessionNotFound: "There is no such session."
         case .rateLimited(let seconds): "Too many attempts; try again in \(seconds) seconds."
         case .invalidSession: "The session is not valid; sign in again."
         case .sessionExpired: "The session has expired."

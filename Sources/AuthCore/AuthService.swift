@@ -92,6 +92,7 @@ public struct AuthService: Sendable {
         let (defaultKind, link, defaultTTL): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
         case .confirm: (.confirmEmail, .confirmAuth(token: raw), configuration.confirmTokenTTL)
         case .reset: (.resetPassword, .resetPassword(token: raw), configuration.resetTokenTTL)
+        case .emailChange: (.confirmEmailChange, .confirmEmailChange(token: raw), configuration.confirmTokenTTL)
         }
         let kind = kind ?? defaultKind
         let ttl = ttl ?? defaultTTL

@@ -77,7 +77,7 @@ extension AuthService {
     }
 
     /// Throws `rateLimited` while `failures` are in lockout backoff.
-    private func enforceLockout(_ failures: SignInFailures?) throws {
+    func enforceLockout(_ failures: SignInFailures?) throws {
         if let wait = configuration.lockout.retryAfter(failures, now: ports.clock.now()) {
             throw AuthError.rateLimited(retryAfter: Self.wholeSeconds(wait))
         }

@@ -83,6 +83,7 @@ public struct LatchAPI: Sendable {
         TokenRoutes(context: context).register(on: &router)
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        AccountRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
     }
 

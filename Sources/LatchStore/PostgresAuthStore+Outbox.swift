@@ -17,4 +17,11 @@ extension PostgresAuthStore {
             SELECT pg_notify(\(outboxChannel)::text, '') FROM mail
             """)
     }
+
+    /// All of `mails` in one transaction.
+    public func enqueue(mails: [ComposedMail]) throws {
+        try transaction { store in
+            for mail in mails { try store.enqueue(mail: mail) }
+        }
+    }
 }

@@ -79,15 +79,38 @@ extension PostgresAuthStore {
             """)
     }
 
-    /// As `revokeSession`, for every session of the user; counts the sessions that were live.
-    public func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
+    /// As `revokeSession`, only when the session is a live one of `userID`: the ownership check and the revocation
+    /// are one statement, so no other user's session can be touched.
+    public func revokeSession(id: SessionID, ofUser userID: UserID, at: Date) throws -> Bool {
         try database.query("""
+            WITH owned AS (
+                SELECT id FROM sessions WHERE id = \(id.rawValue) AND user_id = \(userID.rawValue) AND revoked_at IS NULL
+            ), revoked_tokens AS (
+                UPDATE refresh_tokens SET revoked_at = \(at)
+                WHERE session_id = (SELECT id FROM owned) AND revoked_at IS NULL
+                RETURNING 1
+            ), revoked AS (
+                UPDATE sessions SET revoked_at = \(at)
+                WHERE id = (SELECT id FROM owned) AND revoked_at IS NULL AND (SELECT count(*) FROM revoked_tokens) >= 0
+                RETURNING 1
+            )
+            SELECT count(*) FROM revoked
+            """).scalar(Int.self) == 1
+    }
+
+    /// As `revokeSession`, for every session of the user but `except`; counts the sessions that were live.
+    public func revokeAllSessions(userID: UserID, except: SessionID?, at: Date) throws -> Int {
+        let spared = except?.rawValue
+        return try database.query("""
             WITH revoked_tokens AS (
-                UPDATE refresh_tokens SET revoked_at = \(at) WHERE user_id = \(userID.rawValue) AND revoked_at IS NULL
+                UPDATE refresh_tokens SET revoked_at = \(at)
+                WHERE user_id = \(userID.rawValue) AND revoked_at IS NULL
+                  AND (\(spared)::uuid IS NULL OR session_id <> \(spared)::uuid)
                 RETURNING 1
             ), revoked_sessions AS (
                 UPDATE sessions SET revoked_at = \(at)
-                WHERE user_id = \(userID.rawValue) AND revoked_at IS NULL AND (SELECT count(*) FROM revoked_tokens) >= 0
+                WHERE user_id = \(userID.rawValue) AND revoked_at IS NULL
+                  AND (\(spared)::uuid IS NULL OR id <> \(spared)::uuid) AND (SELECT count(*) FROM revoked_tokens) >= 0
                 RETURNING 1
             )
             SELECT count(*) FROM revoked_sessions

@@ -47,7 +47,7 @@ extension PostgresAuthStore {
 
     public func lookupToken(hash: Data) throws -> TokenRecord? {
         guard let row = try database.query("""
-            SELECT user_id, purpose, expires_at, used_at, superseded_at, password_version
+            SELECT user_id, purpose, expires_at, used_at, superseded_at, password_version, new_email
             FROM auth_tokens WHERE token_hash = \(hash)
             """, retry: .onConnectionLoss).first
         else { return nil }
@@ -57,8 +57,80 @@ extension PostgresAuthStore {
             expiresAt: try row.decode(Date.self, column: 2),
             usedAt: try row.decode(Date?.self, column: 3),
             supersededAt: try row.decode(Date?.self, column: 4),
-            passwordVersion: try row.decode(Int.self, column: 5)
+            passwordVersion: try row.decode(Int.self, column: 5),
+            newEmail: try row.decode(String?.self, column: 6)
         )
+    }
+
+    /// One transaction: earlier live changes superseded, the new token (if any) with its link mail to the new
+    /// address, and the notices. Rare enough that a few round trips cost nothing.
+    public func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws {
+        try transaction { store in
+            try store.database.query("""
+                UPDATE auth_tokens SET superseded_at = \(at)
+                WHERE user_id = \(userID.rawValue) AND purpose = 'email_change' AND used_at IS NULL
+                  AND superseded_at IS NULL
+                """)
+            if let link {
+                try store.database.query("""
+                    WITH token AS (
+                        INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
+                                                 code_hmac, new_email, new_email_key)
+                        SELECT \(link.hash), id, 'email_change', \(link.expiresAt), \(link.createdAt), password_version,
+                               \(link.codeDigest), \(link.newEmail?.value)::text, \(link.newEmail?.key)::text
+                        FROM users WHERE id = \(userID.rawValue)
+                        RETURNING 1
+                    ), \(queuedMail(link.mail, at: link.createdAt, for: "token"))
+                    SELECT count(*) FROM woken
+                    """)
+            }
+            for notice in notices { try store.enqueue(mail: notice) }
+        }
+    }
+
+    public func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID? {
+        try database.query("""
+            SELECT user_id FROM auth_tokens
+            WHERE new_email_key = \(newEmailKey)::text AND purpose = 'email_change' AND used_at IS NULL
+              AND superseded_at IS NULL
+            ORDER BY created_at DESC LIMIT 1
+            """, retry: .onConnectionLoss).first.map { UserID(try $0.decode(UUID.self, column: 0)) }
+    }
+
+    /// One statement, locking the user first as `redeemConfirmation` does. The users update is where another
+    /// account's claim on the address shows (the unique email key): it aborts the whole statement, so the token
+    /// stays unspent and nothing changes.
+    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord? {
+        let statement: PostgresQuery = """
+            WITH \(Self.target(key, purpose: .emailChange)), owner AS (
+                SELECT u.id, u.password_version
+                FROM users u JOIN auth_tokens t ON t.user_id = u.id
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'email_change'
+                  AND u.disabled_at IS NULL
+                FOR UPDATE OF u
+            ), redeemed AS (
+                UPDATE auth_tokens t SET used_at = \(now)
+                FROM owner o
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
+                  AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
+                RETURNING t.user_id, t.new_email, t.new_email_key
+            ), changed AS (
+                UPDATE users u SET email = r.new_email, email_key = r.new_email_key, email_confirmed_at = \(now),
+                                   updated_at = \(now)
+                FROM redeemed r WHERE u.id = r.user_id
+                RETURNING \(unescaped: Self.userColumnList("u"))
+            ), superseded AS (
+                UPDATE auth_tokens SET superseded_at = \(now)
+                WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> (SELECT token_hash FROM target)
+                  AND used_at IS NULL AND superseded_at IS NULL
+            )
+            SELECT * FROM changed
+            """
+        do {
+            return try database.query(statement).first.map { try StoreRows.user($0) }
+        } catch let error as PostgresError where error.isEmailKeyTaken {
+            throw UserStoreError.emailTaken
+        }
     }
 
     public func completeConfirmation(

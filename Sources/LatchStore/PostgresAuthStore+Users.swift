@@ -11,17 +11,19 @@ extension PostgresAuthStore {
     }
 
     /// The CTEs `mail` (queues `mail` once for every row of the CTE `source`, e.g. only if a token was inserted)
-    /// and `woken` (NOTIFY, so a worker blocked in `PostgresOutboxWakeup.wait` wakes when the mail commits).
-    func queuedMail(_ mail: ComposedMail, at: Date, for source: String) -> PostgresQuery {
-        """
-        mail AS (
+    /// and `woken` (NOTIFY, so a worker blocked in `PostgresOutboxWakeup.wait` wakes when the mail commits). A
+    /// second mail in one statement takes another `name`; its NOTIFY is then `<name>_woken`.
+    func queuedMail(_ mail: ComposedMail, at: Date, for source: String, name: String = "mail") -> PostgresQuery {
+        let woken = name == "mail" ? "woken" : name + "_woken"
+        return """
+        \(unescaped: name) AS (
             INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at)
             SELECT \(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
                    \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at)
             FROM \(unescaped: source)
             RETURNING id
-        ), woken AS (
-            SELECT pg_notify(\(outboxChannel)::text, '') FROM mail
+        ), \(unescaped: woken) AS (
+            SELECT pg_notify(\(outboxChannel)::text, '') FROM \(unescaped: name)
         )
         """
     }

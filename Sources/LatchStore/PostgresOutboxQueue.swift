@@ -48,19 +48,20 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
         return items.sorted { $0.id < $1.id }
     }
 
-    /// Scrubs everything that may hold a raw token (ARCHITECTURE.md, "Secrets at rest"); a second markSent (two
-    /// workers sent the mail after a lease ran out) keeps the first time.
+    /// Scrubs everything that may hold a raw token (ARCHITECTURE.md, security rule 2), and the recipient of a
+    /// deleted account's last mail; a second markSent (two workers sent the mail after a lease ran out) keeps the
+    /// first time.
     public func markSent(id: Int64, at: Date) throws {
         try pool.query("""
             UPDATE outbox SET sent_at = COALESCE(sent_at, \(at)), subject = NULL, text_body = NULL, html_body = NULL,
-                              deep_link = NULL
+                              deep_link = NULL, recipient = CASE WHEN forget_recipient THEN '' ELSE recipient END
             WHERE id = \(id)
             """)
     }
 
     /// With a retry time the row waits for it; without one it is abandoned (`failed_at`) and scrubbed like a sent
-    /// row, since no one will send it. Either way the attempt is over, so `claimed_at` is cleared (the row is no
-    /// longer in flight). A row already sent is left alone.
+    /// row (a deleted account's last mail forgets its recipient), since no one will send it. Either way the attempt
+    /// is over, so `claimed_at` is cleared (the row is no longer in flight). A row already sent is left alone.
     public func recordFailure(id: Int64, error: String, retryAt: Date?, at: Date) throws {
         let abandoned = retryAt == nil
         try pool.query("""
@@ -73,7 +74,8 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                 subject = CASE WHEN \(abandoned) THEN NULL ELSE subject END,
                 text_body = CASE WHEN \(abandoned) THEN NULL ELSE text_body END,
                 html_body = CASE WHEN \(abandoned) THEN NULL ELSE html_body END,
-                deep_link = CASE WHEN \(abandoned) THEN NULL ELSE deep_link END
+                deep_link = CASE WHEN \(abandoned) THEN NULL ELSE deep_link END,
+                recipient = CASE WHEN \(abandoned) AND forget_recipient THEN '' ELSE recipient END
             WHERE id = \(id) AND sent_at IS NULL
             """)
     }

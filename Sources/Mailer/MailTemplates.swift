@@ -31,6 +31,10 @@ public struct MailTemplates: MailComposer {
         case .signupAttempt: signupAttempt(request)
         case .passwordChanged: passwordChanged(request)
         case .finishSignUp: finishSignUp(request)
+        case .confirmEmailChange: confirmEmailChange(request)
+        case .emailChangeRequested: emailChangeRequested(request)
+        case .emailAlreadyRegistered: emailAlreadyRegistered(request)
+        case .accountDeleted: accountDeleted(request)
         }
     }
 
@@ -57,6 +61,56 @@ public struct MailTemplates: MailComposer {
             ],
             actionLabel: "Choose password",
             outro: ["If you didn’t sign up, you can ignore this email: nobody can sign in to the account."]
+        )
+    }
+
+    private func confirmEmailChange(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Confirm your new email address for \(productName)", heading: "Confirm your new address",
+            intro: ["Someone asked to use \(request.recipient) as the email address of a \(productName) account. "
+                + "If it was you, confirm: you will then sign in with this address."],
+            actionLabel: "Confirm new address",
+            outro: ["If you didn’t ask for this, ignore this email: nothing changes without your confirmation."]
+        )
+    }
+
+    /// To the current address: no link at all, so nothing in it can change the account.
+    private func emailChangeRequested(_ request: MailRequest) -> MailContent {
+        let target = request.otherAddress.map { " to \($0)" } ?? ""
+        return mail(
+            request, subject: "Your \(productName) email address is being changed",
+            heading: "A change of your email address was requested",
+            intro: [
+                "Someone signed in to the \(productName) account for \(request.recipient) and asked to change its "
+                    + "email address\(target). The change happens only once the new address is confirmed.",
+                "If it was you, you don’t need to do anything here.",
+                "If it wasn’t you, someone knows your password: sign in, change your password, and sign out of "
+                    + "your other devices.",
+            ],
+            actionLabel: "", outro: []
+        )
+    }
+
+    private func emailAlreadyRegistered(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "This address already has a \(productName) account",
+            heading: "This address already has an account",
+            intro: ["Someone asked to move a \(productName) account to \(request.recipient), but this address "
+                + "already has an account of its own, so nothing was changed."],
+            actionLabel: "",
+            outro: ["If it wasn’t you, you don’t need to do anything: your account has not changed."]
+        )
+    }
+
+    private func accountDeleted(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Your \(productName) account was deleted", heading: "Your account was deleted",
+            intro: [
+                "The \(productName) account for \(request.recipient) was deleted, with its sessions and settings. "
+                    + "This is the last email you will get from us about it.",
+                "If you didn’t ask for this, contact us: someone may have known your password.",
+            ],
+            actionLabel: "", outro: []
         )
     }
 

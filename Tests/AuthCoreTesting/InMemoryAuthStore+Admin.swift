@@ -18,19 +18,28 @@ extension InMemoryAuthStore: AdminStore {
         }
     }
 
-    public func sessionOwner(id: SessionID) throws -> UserID? {
-        try locked { $0.sessions[id]?.session.userID }
+    public func setEmail(userID: UserID, to email: EmailAddress, confirmedAt: Date?, at: Date) throws -> UserRecord? {
+        try locked { state in
+            guard var user = state.users[userID] else { return nil }
+            if state.users.values.contains(where: { $0.id != userID && Self.key(of: $0) == email.key }) {
+                throw UserStoreError.emailTaken
+            }
+            user.email = email.value
+            user.emailConfirmedAt = confirmedAt
+            user.updatedAt = at
+            state.users[userID] = user
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: nil, at: at, in: &state)
+            return user
+        }
     }
 
-    /// As the foreign keys cascade: tokens, sessions, refresh tokens and devices go with the user.
-    public func deleteUser(id: UserID) throws -> Bool {
+    public func pendingEmailChanges(userID: UserID, now: Date) throws -> [String] {
         try locked { state in
-            state.tokens = state.tokens.filter { $0.value.record.userID != id }
-            let sessions = Set(state.sessions.filter { $0.value.session.userID == id }.keys)
-            state.sessions = state.sessions.filter { !sessions.contains($0.key) }
-            state.refreshTokens = state.refreshTokens.filter { !sessions.contains($0.value.sessionID) }
-            state.devices = state.devices.filter { $0.value.userID != id }
-            return state.users.removeValue(forKey: id) != nil
+            state.tokens.values
+                .filter { $0.record.userID == userID && $0.record.purpose == .emailChange && $0.record.usedAt == nil
+                    && $0.record.supersededAt == nil && $0.record.expiresAt > now }
+                .sorted { $0.record.expiresAt > $1.record.expiresAt }
+                .compactMap(\.record.newEmail)
         }
     }
 }

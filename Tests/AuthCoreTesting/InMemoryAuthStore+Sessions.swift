@@ -90,8 +90,18 @@ extension InMemoryAuthStore {
         try locked { Self.revoke(id, at: at, in: &$0) }
     }
 
-    public func revokeAllSessions(userID: UserID, at: Date) throws -> Int {
-        try locked { Self.revokeAll(of: userID, at: at, in: &$0) }
+    public func revokeSession(id: SessionID, ofUser userID: UserID, at: Date) throws -> Bool {
+        try locked { state in
+            guard let row = state.sessions[id], row.session.userID == userID, row.session.revokedAt == nil else {
+                return false
+            }
+            Self.revoke(id, at: at, in: &state)
+            return true
+        }
+    }
+
+    public func revokeAllSessions(userID: UserID, except: SessionID?, at: Date) throws -> Int {
+        try locked { Self.revokeAll(of: userID, except: except, at: at, in: &$0) }
     }
 
     public static func insert(_ session: NewSession, into state: inout State) {
@@ -113,8 +123,10 @@ extension InMemoryAuthStore {
         }
     }
 
-    public static func revokeAll(of userID: UserID, at: Date, in state: inout State) -> Int {
-        let live = state.sessions.values.filter { $0.session.userID == userID && $0.session.revokedAt == nil }
+    public static func revokeAll(of userID: UserID, except: SessionID? = nil, at: Date, in state: inout State) -> Int {
+        let live = state.sessions.values.filter {
+            $0.session.userID == userID && $0.session.revokedAt == nil && $0.session.id != except
+        }
         for row in live { revoke(row.session.id, at: at, in: &state) }
         return live.count
     }

@@ -66,17 +66,64 @@ extension InMemoryAuthStore {
         try locked { $0.outbox.append(mail) }
     }
 
+    public func enqueue(mails: [ComposedMail]) throws {
+        try locked { $0.outbox.append(contentsOf: mails) }
+    }
+
+    public func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws {
+        try locked { state in
+            Self.supersedeTokens(of: userID, purposes: [.emailChange], except: nil, at: at, in: &state)
+            if let link { Self.insert(link, into: &state) }
+            state.outbox.append(contentsOf: notices)
+        }
+    }
+
+    public func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID? {
+        try locked { state in
+            state.tokens.values
+                .filter { $0.record.purpose == .emailChange && $0.record.usedAt == nil && $0.record.supersededAt == nil
+                    && $0.record.newEmail.flatMap { try? EmailAddress($0).key } == newEmailKey }
+                .max { $0.record.expiresAt < $1.record.expiresAt }?.record.userID
+        }
+    }
+
+    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord? {
+        try locked { state in
+            guard let hash = Self.token(key, purpose: .emailChange, in: state),
+                  let row = state.tokens[hash], let newEmail = row.record.newEmail.flatMap({ try? EmailAddress($0) })
+            else { return nil }
+            // The unique email key is checked before anything is written, as the failed UPDATE aborts in SQL.
+            if state.users.values.contains(where: { $0.id != row.record.userID && Self.key(of: $0) == newEmail.key }),
+               Self.isRedeemable(row, purpose: .emailChange, now: now, in: state) {
+                throw UserStoreError.emailTaken
+            }
+            guard let userID = Self.redeem(hash, purpose: .emailChange, now: now, in: &state) else { return nil }
+            state.users[userID]?.email = newEmail.value
+            state.users[userID]?.emailConfirmedAt = now
+            state.users[userID]?.updatedAt = now
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: hash, at: now, in: &state)
+            return state.users[userID]
+        }
+    }
+
     /// The single conditional UPDATE of a redemption: live (unused, not superseded, unexpired), its user enabled
     /// and still on the token's password version.
     public static func redeem(_ hash: Data, purpose: TokenPurpose, now: Date, in state: inout State) -> UserID? {
-        guard let row = state.tokens[hash], row.record.purpose == purpose, row.record.usedAt == nil,
-              row.record.supersededAt == nil, row.record.expiresAt > now,
-              let user = state.users[row.record.userID], !user.isDisabled,
-              user.passwordVersion == row.record.passwordVersion,
-              purpose != .confirm || !user.isConfirmed
-        else { return nil }
+        guard let row = state.tokens[hash], isRedeemable(row, purpose: purpose, now: now, in: state) else {
+            return nil
+        }
         state.tokens[hash]?.record.usedAt = now
         return row.record.userID
+    }
+
+    /// Live (unused, not superseded, unexpired), of `purpose`, its user enabled and still on the token's password
+    /// version (and, to confirm, unconfirmed).
+    static func isRedeemable(_ row: TokenRow, purpose: TokenPurpose, now: Date, in state: State) -> Bool {
+        guard row.record.purpose == purpose, row.record.usedAt == nil, row.record.supersededAt == nil,
+              row.record.expiresAt > now, let user = state.users[row.record.userID], !user.isDisabled,
+              user.passwordVersion == row.record.passwordVersion
+        else { return false }
+        return purpose != .confirm || !user.isConfirmed
     }
 
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {

@@ -131,7 +131,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
     /// Token row (under the user's current password version) + outbox row: the transactional outbox.
     public static func insert(_ token: NewToken, into state: inout State) {
         let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil,
-                                 passwordVersion: state.users[token.userID]?.passwordVersion ?? 1)
+                                 passwordVersion: state.users[token.userID]?.passwordVersion ?? 1,
+                                 newEmail: token.newEmail?.value)
         state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest)
         state.outbox.append(token.mail)
     }

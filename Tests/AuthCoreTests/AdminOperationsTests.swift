@@ -122,8 +122,35 @@ import Testing
         #expect(harness.user() == nil)
         #expect(harness.store.snapshot.audit.last?.name == .userDeleted)
         #expect(harness.store.snapshot.audit.last?.detail["actor"] == "opal")
+        #expect(!harness.auditStrings.contains { $0.lowercased().contains("alice") })
+        #expect(harness.store.mails.last?.kind == .accountDeleted)
         #expect(throws: AdminOperations.Failure.unknownUser(email: "alice@example.com")) {
             try operations.deleteUser(email: "alice@example.com")
         }
+    }
+
+    @Test func setEmailMovesTheAccountAndVoidsEveryLinkMailedBefore() throws {
+        let confirmLink = try harness.signUp()
+        try harness.confirmedUser("bob@example.com")
+        #expect(throws: AdminOperations.Failure.emailTaken(email: "BOB@example.com")) {
+            try operations.setEmail(email: "alice@example.com", to: "BOB@example.com", confirmed: true)
+        }
+        let moved = try operations.setEmail(email: "alice@example.com", to: "alice@new.example", confirmed: true)
+        #expect(moved.email == "alice@new.example" && moved.isConfirmed)
+        #expect(throws: AuthError.tokenSuperseded) { try harness.service.confirm(token: confirmLink, ip: nil, userAgent: nil) }
+        _ = try harness.signIn("alice@new.example")
+        let audit = try #require(harness.store.snapshot.audit.last { $0.name == .emailChanged })
+        #expect(audit.detail["old_email"] == "alice@example.com" && audit.detail["actor"] == "opal")
+        #expect(throws: AuthError.invalidEmail) {
+            try operations.setEmail(email: "alice@new.example", to: "nope", confirmed: false)
+        }
+    }
+
+    @Test func pendingChangesOfAddressAreListed() throws {
+        let issued = try harness.confirmedUser()
+        let me = try harness.service.authenticate(accessToken: issued.accessToken)
+        #expect(try operations.pendingEmailChanges(email: "alice@example.com").isEmpty)
+        try harness.service.requestEmailChange(me, newEmail: "later@example.com", password: Harness.password, ip: nil)
+        #expect(try operations.pendingEmailChanges(email: "alice@example.com") == ["later@example.com"])
     }
 }

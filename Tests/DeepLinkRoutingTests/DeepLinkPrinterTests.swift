@@ -8,6 +8,8 @@ import Testing
     @Test(arguments: [
         (AppDeepLink.confirmAuth(token: "T"), "https://links.example.com/confirmAuth?token=T", "myapp://confirmAuth?token=T"),
         (.resetPassword(token: "T"), "https://links.example.com/resetPassword?token=T", "myapp://resetPassword?token=T"),
+        (.confirmEmailChange(token: "T"), "https://links.example.com/confirmEmailChange?token=T",
+         "myapp://confirmEmailChange?token=T"),
         (.home, "https://links.example.com/home", "myapp://home"),
         (.profile, "https://links.example.com/home/profile", "myapp://home/profile"),
         (.itemList, "https://links.example.com/home/items", "myapp://home/items"),

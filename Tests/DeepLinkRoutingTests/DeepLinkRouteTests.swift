@@ -10,6 +10,7 @@ import Testing
         #expect(AppDeepLink.itemDetail(id: "1").requiresAuth)
         #expect(!AppDeepLink.confirmAuth(token: "T").requiresAuth)
         #expect(!AppDeepLink.resetPassword(token: "T").requiresAuth)
+        #expect(!AppDeepLink.confirmEmailChange(token: "T").requiresAuth)
         #expect(DeepLinkRoute(.home).requiresAuth)
         #expect(!DeepLinkRoute(.confirmAuth(token: "T")).requiresAuth)
     }

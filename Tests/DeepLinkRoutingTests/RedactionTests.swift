@@ -27,10 +27,13 @@ import Testing
 
     static let confirm = AppDeepLink.confirmAuth(token: token)
     static let reset = AppDeepLink.resetPassword(token: token)
+    static let emailChange = AppDeepLink.confirmEmailChange(token: token)
 
     @Test func tokenLinks() {
         Self.expectNoToken(Self.confirm)
         Self.expectNoToken(Self.reset)
+        Self.expectNoToken(Self.emailChange)
+        #expect(String(describing: Self.emailChange) == "confirmEmailChange(token: <redacted>)")
         #expect(String(describing: Self.confirm) == "confirmAuth(token: <redacted>)")
         #expect(String(reflecting: Self.reset) == "AppDeepLink.resetPassword(token: <redacted>)")
     }

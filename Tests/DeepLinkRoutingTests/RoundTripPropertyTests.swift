@@ -21,10 +21,11 @@ import Testing
     }
 
     static func randomLink(using rng: inout SeededGenerator) -> AppDeepLink {
-        switch Int.random(in: 0..<4, using: &rng) {
+        switch Int.random(in: 0..<5, using: &rng) {
         case 0: .confirmAuth(token: randomString(minLength: 1, maxLength: 200, using: &rng))
         case 1: .resetPassword(token: randomString(minLength: 1, maxLength: 200, using: &rng))
-        case 2: .home
+        case 2: .confirmEmailChange(token: randomString(minLength: 1, maxLength: 200, using: &rng))
+        case 3: .home
         default: randomScreen(using: &rng)
         }
     }

@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func signOutSendsTheScopeEndsTheSessionAndKeepsTheDeviceToken() async throws {
-        for scope in SignOutScope.allCases {
+        for scope in [SignOutScope.local, .global] {
             let harness = Harness(deviceToken: "device-1")
             try await harness.client.signOut(scope: scope)
             let request = try #require(harness.server.requests("/v1/signout").first)

@@ -35,6 +35,16 @@ import Testing
         #expect(await harness.client.currentUser == nil)
     }
 
+    @Test func aChangeOfAddressLinkConfirmsItAndTheSignedInUserFollows() async throws {
+        let harness = Harness()
+        let outcome = try await harness.client.handle(
+            route("https://links.example.com/confirmEmailChange?token=change-token"))
+        let user = harness.server.user(email: "ada.new@example.com")
+        #expect(outcome == .emailChanged(user))
+        #expect(await harness.client.currentUser == user)
+        #expect(String(describing: outcome) == "emailChanged(ada.new@example.com)")
+    }
+
     @Test func aResetLinkHandsItsTokenBackWithoutARequest() async throws {
         let harness = Harness(signedIn: false)
         let link = try route("https://links.example.com/resetPassword?token=reset-token")

@@ -27,25 +27,6 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.admin.listUsers(limit: 2, now: fixture.t0).count == 2)
     }
 
-    @Test func deletingAUserCascadesButKeepsTheAuditTrail() throws {
-        let fixture = try StoreFixture()
-        defer { fixture.close() }
-        let (ann, _) = try fixture.makeUser("ann@example.com")
-        let (bob, _) = try fixture.makeUser("bob@example.com")
-        _ = try fixture.makeSession(for: ann.id)
-        _ = try fixture.makeSession(for: bob.id)
-        try fixture.store.record(AuditEvent(name: .signUp, at: fixture.t0, userID: ann.id, ip: nil))
-
-        #expect(try fixture.admin.deleteUser(id: ann.id))
-        #expect(try !fixture.admin.deleteUser(id: ann.id))
-        #expect(try fixture.store.findUser(id: ann.id) == nil)
-        for table in ["auth_tokens", "sessions", "refresh_tokens"] {
-            #expect(try fixture.count("SELECT count(*) FROM \(table) WHERE user_id = $1", [ann.id.rawValue]) == 0)
-            #expect(try fixture.count("SELECT count(*) FROM \(table) WHERE user_id = $1", [bob.id.rawValue]) == 1)
-        }
-        #expect(try fixture.admin.listAudit(userID: ann.id).count == 1)
-    }
-
     @Test func listsSessionsOfAUserNewestFirst() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }

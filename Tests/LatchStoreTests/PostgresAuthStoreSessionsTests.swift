@@ -194,8 +194,8 @@ struct PostgresAuthStoreSessionsTests {
         let bobs = try fixture.makeSession(for: bob.id)
         try fixture.store.revokeSession(id: dead.id, at: fixture.at(1))
 
-        #expect(try fixture.store.revokeAllSessions(userID: ann.id, at: fixture.at(2)) == 2)
-        #expect(try fixture.store.revokeAllSessions(userID: ann.id, at: fixture.at(3)) == 0)
+        #expect(try fixture.store.revokeAllSessions(userID: ann.id, except: nil, at: fixture.at(2)) == 2)
+        #expect(try fixture.store.revokeAllSessions(userID: ann.id, except: nil, at: fixture.at(3)) == 0)
         #expect(try fixture.count("SELECT count(*) FROM refresh_tokens WHERE user_id = $1 AND revoked_at IS NULL",
                                   [ann.id.rawValue]) == 0)
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(bobs.access))?.session.revokedAt

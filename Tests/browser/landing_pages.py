@@ -2,7 +2,7 @@
 
 Sign up over HTTP, open the link from the real mail, confirm; forgot password, open, refuse a weak password, set a
 new one, sign in with it over HTTP; a used link shows its state; a cross-site form post is refused without spending
-the token. Each check counts once; the last line is "N passed, N failed".
+the token; a change of address is confirmed from the page that shows both addresses masked. Each check counts once; the last line is "N passed, N failed".
 """
 import os
 import sys
@@ -19,6 +19,7 @@ SCREENSHOTS = os.path.join(ROOT, ".build", "screenshots")
 EMAIL = "browser@example.test"
 PASSWORD = "first pass phrase"
 NEW_PASSWORD = "second pass phrase"
+NEW_EMAIL = "moved@example.test"
 
 
 class Checks:
@@ -138,6 +139,32 @@ def reset_flow(t, stack, driver):
     return [token]
 
 
+def email_change_flow(t, stack, driver):
+    status, session = stack.request("POST", "/v1/signin", {"email": EMAIL, "password": NEW_PASSWORD})
+    t.check("signed in to change the address", status == 200, f"got {status}")
+    status, _ = stack.request("POST", "/v1/email/change", {"new_email": NEW_EMAIL, "password": NEW_PASSWORD},
+                              bearer=session["access_token"])
+    t.check("the change of address answers 202", status == 202, f"got {status}")
+    link = stack.wait_for_link(NEW_EMAIL, "/confirmEmailChange")
+    token = link.split("token=", 1)[1]
+    driver.get(link)
+    t.check("the change page shows the button", state(driver) == "ready", f"state {state(driver)}")
+    text = driver.find_element(By.ID, "status").text
+    t.check("the page shows both addresses masked, never in full",
+            "b•••@example.test" in text and "m•••@example.test" in text and EMAIL not in driver.page_source
+            and NEW_EMAIL not in driver.page_source, text)
+    t.check("no CSP violation on the change page", not csp_violations(driver), str(csp_violations(driver)))
+    screenshot(driver, "email-change-ready")
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    t.check("the change is confirmed", wait_for_state(driver, "done") == "done", f"state {state(driver)}")
+    screenshot(driver, "email-change-done")
+    status, _ = stack.request("POST", "/v1/signin", {"email": NEW_EMAIL, "password": NEW_PASSWORD})
+    t.check("sign-in works with the new address", status == 200, f"got {status}")
+    status, _ = stack.request("POST", "/v1/signin", {"email": EMAIL, "password": NEW_PASSWORD})
+    t.check("the old address no longer signs in", status == 401, f"got {status}")
+    return [token]
+
+
 def main():
     t = Checks()
     stack = LatchStack(os.environ["DATABASE_URL"], os.environ["LATCH_BIN_DIR"])
@@ -148,6 +175,7 @@ def main():
         driver = make_driver()
         tokens = confirm_flow(t, stack, driver)
         tokens += reset_flow(t, stack, driver)
+        tokens += email_change_flow(t, stack, driver)
         log = stack.log()
         t.check("no token in latchd's log", not any(token in log for token in tokens))
     except Exception as error:  # a step that could not go on: counted, and the rest is skipped

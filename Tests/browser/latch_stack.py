@@ -96,11 +96,13 @@ class LatchStack:
         with open(self.log_path, "rb") as f:
             return f.read().decode("utf-8", "replace")
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, bearer=None):
         """One JSON request; returns (status, decoded body or None)."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"} if data else {})
+        headers = {"Content-Type": "application/json"} if data else {}
+        if bearer:
+            headers["Authorization"] = "Bearer " + bearer
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 raw = response.read()

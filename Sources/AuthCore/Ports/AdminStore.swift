@@ -10,10 +10,11 @@ public protocol AdminStore: Sendable {
     /// - Throws: `UserStoreError.emailTaken` if the email key is taken; nothing is written.
     func insertUser(_ user: NewUser, emailConfirmedAt: Date?) throws -> UserRecord
 
-    /// The user a session belongs to, nil for an unknown session.
-    func sessionOwner(id: SessionID) throws -> UserID?
+    /// Sets the user's address (support, `latchctl users set-email`), confirmed at `confirmedAt` or unconfirmed,
+    /// and supersedes every live token of the user, as a confirmed change of address does.
+    /// - Throws: `UserStoreError.emailTaken`; nothing is written then.
+    func setEmail(userID: UserID, to email: EmailAddress, confirmedAt: Date?, at: Date) throws -> UserRecord?
 
-    /// Deletes the user with their tokens, sessions and refresh tokens (the audit log keeps its rows).
-    /// - Returns: whether a user was deleted.
-    func deleteUser(id: UserID) throws -> Bool
+    /// The addresses the user's live changes of address would set, newest first.
+    func pendingEmailChanges(userID: UserID, now: Date) throws -> [String]
 }

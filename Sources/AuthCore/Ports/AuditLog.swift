@@ -41,6 +41,16 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case sessionRevoked = "session_revoked"
     case passwordResetRequested = "password_reset_requested"
     case passwordReset = "password_reset"
+    /// A signed-in user changed the password (with the current one).
+    case passwordChanged = "password_changed"
+    /// A signed-in user asked to move the account to another address.
+    case emailChangeRequested = "email_change_requested"
+    /// The account's address changed (the new mailbox confirmed, or an operator set it).
+    case emailChanged = "email_changed"
+    /// The user deleted the account; the row keeps the user id, no address.
+    case accountDeleted = "account_deleted"
+    /// A password check of a signed-in user (change of password or address, deletion) failed.
+    case reauthenticationFailed = "reauthentication_failed"
     /// A typed code matched no live token (never the code itself).
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.

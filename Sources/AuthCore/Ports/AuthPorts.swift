@@ -8,6 +8,7 @@ public struct AuthPorts: Sendable {
     public var rateLimits: any RateLimitStore
     public var signInFailures: any SignInFailureStore
     public var devices: any TrustedDeviceStore
+    public var accounts: any AccountStore
     public var audit: any AuditLog
     public var hasher: any PasswordHasher
     public var tokenGenerator: any TokenGenerator
@@ -18,7 +19,7 @@ public struct AuthPorts: Sendable {
     public init(
         users: any UserStore, tokens: any TokenStore, sessions: any SessionStore, outbox: any MailOutbox,
         rateLimits: any RateLimitStore, signInFailures: any SignInFailureStore, devices: any TrustedDeviceStore,
-        audit: any AuditLog,
+        accounts: any AccountStore, audit: any AuditLog,
         hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, codes: any OneTimeCodes, clock: any WallClock,
         composer: any MailComposer
     ) {
@@ -29,6 +30,7 @@ public struct AuthPorts: Sendable {
         self.rateLimits = rateLimits
         self.signInFailures = signInFailures
         self.devices = devices
+        self.accounts = accounts
         self.audit = audit
         self.hasher = hasher
         self.tokenGenerator = tokenGenerator
@@ -44,7 +46,7 @@ public struct AuthPorts: Sendable {
     ) {
         self.init(
             users: store, tokens: store, sessions: store, outbox: store, rateLimits: store, signInFailures: store,
-            devices: store, audit: store, hasher: hasher, tokenGenerator: tokenGenerator, codes: codes, clock: clock,
+            devices: store, accounts: store, audit: store, hasher: hasher, tokenGenerator: tokenGenerator, codes: codes, clock: clock,
             composer: composer
         )
     }

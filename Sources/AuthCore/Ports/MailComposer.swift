@@ -14,6 +14,14 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     /// link when an address whose account is still unconfirmed signs up again, because then two people may have
     /// chosen a password and only the mailbox's owner may pick the one that stays.
     case finishSignUp = "finish_sign_up"
+    /// "Confirm your new email address": carries a confirmEmailChange link, to the new address.
+    case confirmEmailChange = "confirm_email_change"
+    /// "Your email address is being changed": a notice to the current address, without any link.
+    case emailChangeRequested = "email_change_requested"
+    /// "This address already has an account": to a new address someone asked to move to, which is taken.
+    case emailAlreadyRegistered = "email_already_registered"
+    /// "Your account was deleted": the last mail to a deleted account's address.
+    case accountDeleted = "account_deleted"
 }
 
 /// What goes into the mail: the recipient, the link (if any) and how long it is valid.
@@ -26,10 +34,14 @@ public struct MailRequest: Sendable, Hashable {
     public var linkLifetime: TimeInterval?
     /// The short code that does what the link does, shown prominently beside it.
     public var code: String?
+    /// Another address the mail is about (the new one, in a notice of a change of address).
+    public var otherAddress: String?
 
     public init(
-        kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil
+        kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil,
+        otherAddress: String? = nil
     ) {
+        self.otherAddress = otherAddress
         self.kind = kind
         self.recipient = recipient
         self.deepLink = deepLink

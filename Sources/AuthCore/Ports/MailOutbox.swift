@@ -3,4 +3,7 @@
 public protocol MailOutbox: Sendable {
     /// Queues the mail for the outbox worker.
     func enqueue(mail: ComposedMail) throws
+
+    /// Queues several mails in one transaction: all or none.
+    func enqueue(mails: [ComposedMail]) throws
 }

@@ -36,9 +36,14 @@ public protocol SessionStore: Sendable {
     /// Revokes one session and its refresh tokens (sign-out, local). Revoking a revoked session is a no-op.
     func revokeSession(id: SessionID, at: Date) throws
 
-    /// Revokes every live session of the user and their refresh tokens (sign-out, global).
-    /// - Returns: how many sessions were live.
-    func revokeAllSessions(userID: UserID, at: Date) throws -> Int
+    /// Revokes one session of `userID` and its refresh tokens, atomically with the ownership check.
+    /// - Returns: false, with nothing written, when the session is not a live one of that user.
+    func revokeSession(id: SessionID, ofUser userID: UserID, at: Date) throws -> Bool
+
+    /// Revokes every live session of the user but `except` (when given), and their refresh tokens (sign-out,
+    /// global or others).
+    /// - Returns: how many sessions were live and are now revoked.
+    func revokeAllSessions(userID: UserID, except: SessionID?, at: Date) throws -> Int
 }
 
 /// What a successful sign-in writes (see `SessionStore.completeSignIn`).

@@ -48,6 +48,23 @@ public protocol TokenStore: Sendable {
     /// - Returns: `nil` if the token was not redeemed (then nothing was written).
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult?
 
+    /// A change of address, atomically: supersede the user's earlier live `emailChange` tokens (a newer request
+    /// replaces the older link, also when the newer one goes to a taken address and so has none), insert `link`
+    /// when given (purpose `emailChange`, with `newEmail`) with its mail to the new address, and queue `notices`.
+    func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws
+
+    /// The owner of the newest live change to the address with key `newEmailKey`, for a code typed with it.
+    func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID?
+
+    /// Completes a change of address, atomically: redeem the `emailChange` token `key` names (live, user enabled,
+    /// on the token's password version), set the user's `email` and `email_key` to the token's new address and
+    /// `email_confirmed_at` to `now` (the link proved the new mailbox), and supersede every other live token of
+    /// the user (links mailed to the old address must not act for the account any more).
+    /// - Returns: the user as changed, or nil when nothing was redeemed (nothing written).
+    /// - Throws: `UserStoreError.emailTaken` when another account has the address by now; nothing is written
+    ///   and the token stays as it was.
+    func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord?
+
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one of them, and
     /// supersede those that reach `limit` (the user must ask for a new mail), atomically.
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws
@@ -66,6 +83,8 @@ public enum TokenKey: Hashable, Sendable {
 public enum TokenPurpose: String, Hashable, Sendable, Codable, CaseIterable {
     case confirm
     case reset
+    /// Makes `NewToken.newEmail` the account's address.
+    case emailChange = "email_change"
 }
 
 /// A token to insert, with the mail that carries it.
@@ -80,11 +99,14 @@ public struct NewToken: Hashable, Sendable {
     public var mail: ComposedMail
     /// `OneTimeCodes.digest` of the code the mail shows beside the link.
     public var codeDigest: Data?
+    /// The address an `emailChange` token sets (stored as `new_email` and `new_email_key`), nil otherwise.
+    public var newEmail: EmailAddress?
 
     public init(
         hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, mail: ComposedMail,
-        codeDigest: Data? = nil
+        codeDigest: Data? = nil, newEmail: EmailAddress? = nil
     ) {
+        self.newEmail = newEmail
         self.hash = hash
         self.userID = userID
         self.purpose = purpose
@@ -106,11 +128,14 @@ public struct TokenRecord: Hashable, Sendable {
     public var supersededAt: Date?
     /// The user's `password_version` when the token was issued.
     public var passwordVersion: Int
+    /// The address an `emailChange` token sets.
+    public var newEmail: String?
 
     public init(
         userID: UserID, purpose: TokenPurpose, expiresAt: Date, usedAt: Date?, supersededAt: Date? = nil,
-        passwordVersion: Int = 1
+        passwordVersion: Int = 1, newEmail: String? = nil
     ) {
+        self.newEmail = newEmail
         self.userID = userID
         self.purpose = purpose
         self.expiresAt = expiresAt

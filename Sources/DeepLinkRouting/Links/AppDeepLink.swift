@@ -12,6 +12,7 @@ import Foundation
 /// | `.itemDetail(id:)` | `https://links.example.com/home/items/item/<id>` | yes |
 /// | `.confirmAuth(token:)` | `https://links.example.com/confirmAuth?token=<token>` | no |
 /// | `.resetPassword(token:)` | `https://links.example.com/resetPassword?token=<token>` | no |
+/// | `.confirmEmailChange(token:)` | `https://links.example.com/confirmEmailChange?token=<token>` | no |
 ///
 /// `.home` is a root, never pushed; every other case is a screen pushed on a root.
 public enum AppDeepLink: Hashable, Codable, Sendable {
@@ -27,20 +28,23 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     case confirmAuth(token: String)
     /// Sets a new password with the token from the reset mail.
     case resetPassword(token: String)
+    /// Makes a new email address the account's, with the token mailed to that address. Works signed out: the mail
+    /// may be opened on another device than the one that asked for the change.
+    case confirmEmailChange(token: String)
 
     /// Whether the user must be signed in to see this destination.
     /// Token links work signed out: that is how a new or locked-out user gets in.
     public var requiresAuth: Bool {
         switch self {
         case .home, .profile, .itemList, .itemDetail: true
-        case .confirmAuth, .resetPassword: false
+        case .confirmAuth, .resetPassword, .confirmEmailChange: false
         }
     }
 
-    /// The one-time token carried by `confirmAuth` and `resetPassword`, nil for other links.
+    /// The one-time token carried by `confirmAuth`, `resetPassword` and `confirmEmailChange`, nil for other links.
     public var token: String? {
         switch self {
-        case .confirmAuth(let token), .resetPassword(let token): token
+        case .confirmAuth(let token), .resetPassword(let token), .confirmEmailChange(let token): token
         case .home, .profile, .itemList, .itemDetail: nil
         }
     }
@@ -49,7 +53,7 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     public var parent: AppDeepLink? {
         switch self {
         case .itemDetail: .itemList
-        case .home, .profile, .itemList, .confirmAuth, .resetPassword: nil
+        case .home, .profile, .itemList, .confirmAuth, .resetPassword, .confirmEmailChange: nil
         }
     }
 
@@ -73,6 +77,7 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         case .itemDetail(let id): "itemDetail(id: \(String(reflecting: id)))"
         case .confirmAuth: "confirmAuth(token: \(Redaction.marker))"
         case .resetPassword: "resetPassword(token: \(Redaction.marker))"
+        case .confirmEmailChange: "confirmEmailChange(token: \(Redaction.marker))"
         }
     }
 
@@ -83,7 +88,8 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         switch self {
         case .home, .profile, .itemList: Mirror(self, children: [:], displayStyle: .enum)
         case .itemDetail(let id): Mirror(self, children: ["id": id], displayStyle: .enum)
-        case .confirmAuth, .resetPassword: Mirror(self, children: ["token": Redaction.marker], displayStyle: .enum)
+        case .confirmAuth, .resetPassword, .confirmEmailChange:
+            Mirror(self, children: ["token": Redaction.marker], displayStyle: .enum)
         }
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// - The root follows the auth state: undetermined shows nothing, signed in shows home, signed out shows sign-in.
 /// - A link replaces the stack with its whole hierarchy, so Back behaves as in normal use.
 /// - An auth-required link while signed out (or before the auth state is known) shows the root, is kept, and opens
-///   right after sign-in. Token links (`confirmAuth`, `resetPassword`) open signed out.
+///   right after sign-in. Token links (`confirmAuth`, `resetPassword`,
+///   `confirmEmailChange`) open signed out.
 /// - Sign-out empties the stack and forgets the pending link: nothing of the old session is reachable by Back.
 /// - A link that is not understood falls back to the root and says why.
 public struct NavigationState: Hashable, Sendable {

@@ -2,9 +2,6 @@ import Foundation
 
 /// The calls of the API, one per endpoint. Each sends one `APIRequest` (Requests/); the ones that sign in or out
 /// change the session through `adopt` and `endSession`, which report it on `authStateChanges()`.
-///
-/// Short confirmation codes and account management (change password or email, sessions, delete) join here when
-/// the server has their endpoints: a request type each and a method that sends it with `authorized`.
 extension LatchClient {
     // MARK: - Sign-up and confirmation
 
@@ -57,10 +54,15 @@ extension LatchClient {
 
     /// Ends the session: at the server (`.local`: this one; `.global`: every session of the user) and here,
     /// whatever the server answers. The device token stays. Signed out already, this does nothing.
+    /// `.others` ends every *other* session and keeps this one.
     /// - Throws: after the session ended here, when the server could not be told (`network`, a 503): for
-    ///   `.global` the other devices are then still signed in.
+    ///   `.global` the other devices are then still signed in. For `.others` every error is thrown as is.
     public func signOut(scope: SignOutScope = .local) async throws(LatchError) {
         guard session != nil else { return }
+        if scope == .others {
+            _ = try await authorized(SignOutRequest(scope: scope))
+            return
+        }
         var failure: LatchError?
         do throws(LatchError) {
             _ = try await authorized(SignOutRequest(scope: scope))
@@ -107,5 +109,62 @@ extension LatchClient {
         let answer = try await api.send(ResetPasswordRequest(email: email, code: code, password: newPassword))
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
+    }
+
+    // MARK: - Account management
+
+    /// Changes the password, given the current one. This device stays signed in; every other session of the
+    /// user ends, and every link mailed before is void.
+    /// - Throws: `invalidCredentials` (wrong current password), `weakPassword`, `rateLimited`, `notSignedIn`.
+    public func changePassword(current: String, new: String) async throws(LatchError) {
+        _ = try await authorized(ChangePasswordRequest(currentPassword: current, newPassword: new))
+    }
+
+    /// Asks to move the account to `newEmail`, given the password. Nothing changes until the link (or code)
+    /// mailed to the new address is used; the current address is told. The answer is the same when another
+    /// account has `newEmail` (that mailbox is told instead), so this cannot tell who is registered.
+    /// - Throws: `invalidCredentials`, `invalidEmail`, `emailUnchanged`, `rateLimited`, `notSignedIn`.
+    public func changeEmail(to newEmail: String, password: String) async throws(LatchError) {
+        _ = try await authorized(ChangeEmailRequest(newEmail: newEmail, password: password))
+    }
+
+    /// Redeems the token of a `confirmEmailChange` link (also done by `handle(_:)`): the account's address is
+    /// the new one. Needs no session; if this device is signed in as the user, its user is updated.
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `emailTaken`, `userDisabled`.
+    @discardableResult
+    public func confirmEmailChange(token: String) async throws(LatchError) -> User {
+        let user = try await api.send(ConfirmEmailChangeRequest(token: token))
+        try update(user)
+        return user
+    }
+
+    /// Confirms a change of address with the code from the mail sent to the new address, typed with that address.
+    /// - Throws: `invalidCode`, `emailTaken`, `rateLimited`.
+    @discardableResult
+    public func confirmEmailChange(newEmail: String, code: String) async throws(LatchError) -> User {
+        let user = try await api.send(ConfirmEmailChangeRequest(newEmail: newEmail, code: code))
+        try update(user)
+        return user
+    }
+
+    /// The user's live sessions, newest first; this device's has `current` set.
+    public func sessions() async throws(LatchError) -> [SessionInfo] {
+        try await authorized(SessionsRequest()).sessions
+    }
+
+    /// Ends one of the user's sessions, as `sessions()` listed it: another device's, or this one's (then this
+    /// device is signed out).
+    /// - Throws: `sessionNotFound` (ended already, or not this user's), `notSignedIn`.
+    public func revokeSession(_ listed: SessionInfo) async throws(LatchError) {
+        _ = try await authorized(RevokeSessionRequest(id: listed.id))
+        if listed.current { endSession() }
+    }
+
+    /// Deletes the account for good, given the password (app stores require apps to offer this). The server
+    /// forgets the address and mails a last notice; this device is signed out.
+    /// - Throws: `invalidCredentials`, `rateLimited`, `notSignedIn`.
+    public func deleteAccount(password: String) async throws(LatchError) {
+        _ = try await authorized(DeleteAccountRequest(password: password))
+        endSession()
     }
 }

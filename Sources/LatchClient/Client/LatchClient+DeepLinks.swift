@@ -2,8 +2,8 @@ import DeepLinkRouting
 
 extension LatchClient {
     /// Completes what an auth link asks for: a `confirmAuth` link is confirmed (and the user signed in, which
-    /// `authStateChanges()` reports); a `resetPassword` link hands its token back for the new-password screen.
-    /// Other routes need nothing from the client.
+    /// `authStateChanges()` reports); a `resetPassword` link hands its token back for the new-password screen; a
+    /// `confirmEmailChange` link makes the new address the account's. Other routes need nothing from the client.
     ///
     /// ```swift
     /// .onOpenURL { url in
@@ -19,6 +19,8 @@ extension LatchClient {
             .signedIn(try await confirm(token: token))
         case .resetPassword(let token):
             .resetPassword(token: token)
+        case .confirmEmailChange(let token):
+            .emailChanged(try await confirmEmailChange(token: token))
         case .home, .profile, .itemList, .itemDetail:
             .notAnAuthLink
         }

@@ -35,6 +35,9 @@ enum ErrorResponse {
         case "token_superseded": .tokenSuperseded
         case "already_confirmed": .alreadyConfirmed
         case "invalid_code": .invalidCode
+        case "email_taken": .emailTaken
+        case "email_unchanged": .emailUnchanged
+        case "session_not_found": .sessionNotFound
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired

@@ -26,6 +26,15 @@ public enum LatchError: Error, Hashable, Sendable {
     /// `invalid_code`: the typed code did not work (wrong, used, expired, or five wrong tries spent it); check the
     /// newest mail or ask for a new one.
     case invalidCode
+    // MARK: Account management
+
+    /// `email_taken`: another account has the new address by now; the change did not happen.
+    case emailTaken
+    /// `email_unchanged`: the new address is the account's address already.
+    case emailUnchanged
+    /// `session_not_found`: no such session of this user (ended already, or never theirs).
+    case sessionNotFound
+
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
     case rateLimited(retryAfter: Int?)
 
@@ -77,6 +86,9 @@ public enum LatchError: Error, Hashable, Sendable {
         case .tokenSuperseded: "token_superseded"
         case .alreadyConfirmed: "already_confirmed"
         case .invalidCode: "invalid_code"
+        case .emailTaken: "email_taken"
+        case .emailUnchanged: "email_unchanged"
+        case .sessionNotFound: "session_not_found"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"

@@ -4,6 +4,8 @@ public enum AuthLinkOutcome: Hashable, Sendable {
     case signedIn(User)
     /// A `resetPassword` link: show the new-password screen, then call `resetPassword(token:newPassword:)`.
     case resetPassword(token: String)
+    /// A `confirmEmailChange` link: the account's address is now the new one (the user as it is now).
+    case emailChanged(User)
     /// Any other link: nothing for the client to do; the navigation shows it.
     case notAnAuthLink
 }
@@ -14,6 +16,7 @@ extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible
         switch self {
         case .signedIn(let user): "signedIn(\(user.email))"
         case .resetPassword: "resetPassword(token: <redacted>)"
+        case .emailChanged(let user): "emailChanged(\(user.email))"
         case .notAnAuthLink: "notAnAuthLink"
         }
     }
@@ -24,6 +27,7 @@ extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible
         switch self {
         case .signedIn(let user): Mirror(self, children: ["signedIn": user], displayStyle: .enum)
         case .resetPassword: Mirror(self, children: ["token": "<redacted>"], displayStyle: .enum)
+        case .emailChanged(let user): Mirror(self, children: ["emailChanged": user], displayStyle: .enum)
         case .notAnAuthLink: Mirror(self, children: [:], displayStyle: .enum)
         }
     }

@@ -29,7 +29,7 @@ struct APIConnection: Sendable {
         var headers = ["Accept": "application/json"]
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
         var body: Data?
-        if Request.method != "GET" {
+        if Request.sendsBody {
             headers["Content-Type"] = "application/json"
             do {
                 body = try APIJSON.encoder.encode(request)
@@ -37,7 +37,7 @@ struct APIConnection: Sendable {
                 throw .invalidRequest(message: "\(Request.path): the body does not encode")
             }
         }
-        return TransportRequest(method: Request.method, url: url(Request.path), headers: headers, body: body)
+        return TransportRequest(method: Request.method, url: url(request.resolvedPath), headers: headers, body: body)
     }
 
     /// The base URL with its own path prefix kept (`https://example.com/auth` + `/v1/me`).

@@ -9,11 +9,12 @@ import HTTPServer
 extension AuthError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidEmail, .weakPassword: .unprocessableContent
+        case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
         case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused: .unauthorized
         case .emailNotConfirmed, .userDisabled: .forbidden
         case .invalidToken, .tokenExpired, .invalidCode: .badRequest
-        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed: .conflict
+        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken: .conflict
+        case .sessionNotFound: .notFound
         case .rateLimited: .tooManyRequests
         }
     }

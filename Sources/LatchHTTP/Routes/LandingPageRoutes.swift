@@ -1,7 +1,7 @@
 import AuthCore
 import HTTPServer
 
-/// `GET`/`POST /confirmAuth` and `/resetPassword`: the web fallback behind the universal link, for people who open
+/// `GET`/`POST /confirmAuth`, `/resetPassword` and `/confirmEmailChange`: the web fallback behind the universal link, for people who open
 /// it where the app is not installed (ARCHITECTURE.md, "Mail").
 ///
 /// GET only reads the token's state (mail scanners prefetch links; a GET that spent the token would break sign-up),
@@ -22,6 +22,7 @@ struct LandingPageRoutes: Sendable {
         }
         router.post(LandingFlow.confirm.path) { request in confirm(request) }
         router.post(LandingFlow.reset.path, pool: hashingPool) { request in reset(request) }
+        router.post(LandingFlow.emailChange.path) { request in changeEmail(request) }
     }
 
     func show(_ flow: LandingFlow, _ request: HTTPRequest) -> HTTPResponse {
@@ -40,15 +41,31 @@ struct LandingPageRoutes: Sendable {
             return unexpected(flow, error)
         }
         guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
-        return readyPage(flow, credential: .token(token), request)
+        var addressChange: AddressChange?
+        if flow == .emailChange {
+            do {
+                // Nil only if the link stopped being usable since its state was read (used in another tab).
+                guard let preview = try auth.emailChangePreview(token: token) else {
+                    return respond(LandingPage(flow: flow, state: .invalid))
+                }
+                addressChange = AddressChange(from: preview.from, to: preview.to)
+            } catch {
+                return unexpected(flow, error)
+            }
+        }
+        return readyPage(flow, credential: .token(token), addressChange: addressChange, request)
     }
 
     /// The form, with a CSRF cookie: the one already set is reused, so two tabs opened from two mails both work.
-    private func readyPage(_ flow: LandingFlow, credential: LandingCredential, _ request: HTTPRequest) -> HTTPResponse {
+    private func readyPage(
+        _ flow: LandingFlow, credential: LandingCredential, addressChange: AddressChange? = nil,
+        _ request: HTTPRequest
+    ) -> HTTPResponse {
         let existing = checks.cookie.value(in: request.headers)
         let csrf = existing ?? checks.generator.makeToken()
-        return respond(LandingPage(flow: flow, state: .ready(problem: nil), credential: credential, csrf: csrf),
-                       setCookie: existing == nil ? csrf : nil)
+        let page = LandingPage(flow: flow, state: .ready(problem: nil), credential: credential, csrf: csrf,
+                               addressChange: addressChange)
+        return respond(page, setCookie: existing == nil ? csrf : nil)
     }
 
     func confirm(_ request: HTTPRequest) -> HTTPResponse {
@@ -66,6 +83,25 @@ struct LandingPageRoutes: Sendable {
             return respond(LandingPage(flow: .confirm, state: .done))
         } catch {
             return failure(.confirm, error, form: form)
+        }
+    }
+
+    /// Confirms a change of address from the link mailed to the new address; sessions stay signed in.
+    func changeEmail(_ request: HTTPRequest) -> HTTPResponse {
+        let form: LandingFormSubmission
+        do {
+            form = try LandingFormSubmission(request, flow: .emailChange, checks: checks)
+        } catch {
+            return respond(LandingPage(flow: .emailChange, state: error.state))
+        }
+        do {
+            guard case .token(let token) = form.credential else {
+                return respond(LandingPage(flow: .emailChange, state: .badForm))
+            }
+            try auth.confirmEmailChange(token: token, ip: clients.clientIP(request))
+            return respond(LandingPage(flow: .emailChange, state: .done))
+        } catch {
+            return failure(.emailChange, error, form: form)
         }
     }
 

@@ -1,13 +1,16 @@
 import AuthCore
+import Foundation
 import HTTPServer
 
-/// The bearer-authenticated routes: `POST /v1/signout` and `GET /v1/me`.
+/// The bearer-authenticated session routes: sign out, who am I, list the user's sessions and end one of them.
 struct SessionRoutes: Sendable {
     let context: RouteContext
 
     func register(on router: inout Router) {
         router.post("/v1/signout", handler: signOut)
         router.get("/v1/me", handler: me)
+        router.get("/v1/sessions", handler: sessions)
+        router.delete("/v1/sessions/:id", handler: revokeSession)
     }
 
     /// 204. The body is optional: none means `{"scope":"local"}`; a body present must be JSON.
@@ -21,5 +24,22 @@ struct SessionRoutes: Sendable {
     func me(_ request: HTTPRequest) throws -> HTTPResponse {
         let authenticated = try context.bearer.authenticate(request)
         return APIJSON.response(authenticated.user)
+    }
+
+    /// 200 `{"sessions":[…]}`, newest first; the caller's has `"current":true`.
+    func sessions(_ request: HTTPRequest) throws -> HTTPResponse {
+        let authenticated = try context.bearer.authenticate(request)
+        let activity = try context.auth.sessions(of: authenticated)
+        return APIJSON.response(SessionListResponse(activity, current: authenticated.session.id))
+    }
+
+    /// 204. An id that is no uuid is as unknown as any other: 404 `session_not_found`.
+    func revokeSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        let authenticated = try context.bearer.authenticate(request)
+        guard let raw = request.parameters["id"], let uuid = UUID(uuidString: raw) else {
+            throw AuthError.sessionNotFound
+        }
+        try context.auth.revokeSession(SessionID(uuid), of: authenticated, ip: context.clients.clientIP(request))
+        return .empty(.noContent)
     }
 }

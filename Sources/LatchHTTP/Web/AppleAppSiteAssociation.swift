@@ -22,7 +22,7 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
     let applinks: AppLinks
 
     /// The paths of DeepLinkRouting's link forms: the two token links and everything under `home`.
-    static let paths = ["/confirmAuth", "/resetPassword", "/home/*"]
+    static let paths = ["/confirmAuth", "/resetPassword", "/confirmEmailChange", "/home/*"]
 
     /// With no app IDs, `details` is empty rather than holding an entry that names no app.
     init(appIDs: [String]) {

@@ -1,16 +1,18 @@
 import AuthCore
 import DeepLinkRouting
 
-/// The two token links a person may open in a browser: the page path, the token's purpose and the app link.
+/// The token links a person may open in a browser: the page path, the token's purpose and the app link.
 enum LandingFlow: String, Sendable, CaseIterable {
     case confirm
     case reset
+    case emailChange = "email_change"
 
     /// Where the universal link points (DeepLinkRouting's path), for GET and POST alike.
     var path: String {
         switch self {
         case .confirm: "/confirmAuth"
         case .reset: "/resetPassword"
+        case .emailChange: "/confirmEmailChange"
         }
     }
 
@@ -21,6 +23,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         switch self {
         case .confirm: .confirm
         case .reset: .reset
+        case .emailChange: .emailChange
         }
     }
 
@@ -29,6 +32,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         switch self {
         case .confirm: .confirmAuth(token: token)
         case .reset: .resetPassword(token: token)
+        case .emailChange: .confirmEmailChange(token: token)
         }
     }
 }

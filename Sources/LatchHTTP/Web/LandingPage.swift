@@ -6,12 +6,18 @@ struct LandingPage: Equatable, Sendable {
     var credential: LandingCredential?
     /// The double-submit value (see `CSRFCookie`); only for `.ready`.
     var csrf: String?
+    /// (email change, `.ready`) The masked addresses the link moves the account between.
+    var addressChange: AddressChange?
 
-    init(flow: LandingFlow, state: LandingPageState, credential: LandingCredential? = nil, csrf: String? = nil) {
+    init(
+        flow: LandingFlow, state: LandingPageState, credential: LandingCredential? = nil, csrf: String? = nil,
+        addressChange: AddressChange? = nil
+    ) {
         self.flow = flow
         self.state = state
         self.credential = credential
         self.csrf = csrf
+        self.addressChange = addressChange
     }
 
     /// Whether the page shows the form (and so needs a credential and `csrf`).
@@ -28,4 +34,11 @@ enum LandingCredential: Equatable, Sendable {
     /// The address and the code from the mail, typed in (reset only: for a mail read on another device, or a
     /// link a scanner spoilt). The values are those already typed, shown again after a refusal.
     case typedCode(email: String, code: String)
+}
+
+/// What a change-of-address page shows the person before they confirm: both addresses masked
+/// (`a•••@example.com`), since whoever holds the link may not own the account.
+struct AddressChange: Equatable, Sendable {
+    let from: String
+    let to: String
 }

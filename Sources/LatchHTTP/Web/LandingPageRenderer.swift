@@ -10,7 +10,8 @@ struct LandingPageRenderer: Sendable {
     let style: LandingPageStyle
 
     func render(_ page: LandingPage) -> String {
-        let text = LandingPageText(flow: page.flow, state: page.state, productName: productName)
+        let text = LandingPageText(flow: page.flow, state: page.state, productName: productName,
+                                   addressChange: page.addressChange)
         let e = HTMLText.escape
         var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
         if page.showsForm, let credential = page.credential, let csrf = page.csrf {
@@ -60,6 +61,8 @@ struct LandingPageRenderer: Sendable {
         switch page.flow {
         case .confirm:
             html += "<button type=\"submit\">Confirm email address</button>\n"
+        case .emailChange:
+            html += "<button type=\"submit\">Change email address</button>\n"
         case .reset:
             html += passwordField(problem: problem(of: page.state))
             html += "<button type=\"submit\">Set new password</button>\n"

@@ -16,6 +16,8 @@ enum LandingPageState: Hashable, Sendable {
     case superseded
     /// (confirm) The address is confirmed already.
     case alreadyConfirmed
+    /// (email change) Another account has the new address by now; nothing changed.
+    case emailTaken
     /// Unknown, malformed, or meant for the other page.
     case invalid
     case disabled
@@ -37,6 +39,7 @@ enum LandingPageState: Hashable, Sendable {
         case .tokenUsed: .used
         case .tokenSuperseded: .superseded
         case .alreadyConfirmed: .alreadyConfirmed
+        case .emailTaken: .emailTaken
         case .userDisabled: .disabled
         case .rateLimited(let seconds): .rateLimited(retryAfter: seconds)
         default: .invalid
@@ -48,7 +51,7 @@ enum LandingPageState: Hashable, Sendable {
         case .ready(let problem): problem == nil ? .ok : .unprocessableContent
         case .done: .ok
         case .expired, .invalid, .badForm: .badRequest
-        case .used, .superseded, .alreadyConfirmed: .conflict
+        case .used, .superseded, .alreadyConfirmed, .emailTaken: .conflict
         case .disabled, .refused: .forbidden
         case .rateLimited: .tooManyRequests
         case .unsupportedMediaType: .unsupportedMediaType
@@ -65,6 +68,7 @@ enum LandingPageState: Hashable, Sendable {
         case .used: "used"
         case .superseded: "superseded"
         case .alreadyConfirmed: "already_confirmed"
+        case .emailTaken: "email_taken"
         case .invalid: "invalid"
         case .disabled: "disabled"
         case .rateLimited: "rate_limited"

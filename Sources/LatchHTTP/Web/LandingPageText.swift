@@ -5,8 +5,32 @@ struct LandingPageText: Equatable {
     let heading: String
     let message: String
 
-    init(flow: LandingFlow, state: LandingPageState, productName: String) {
+    init(flow: LandingFlow, state: LandingPageState, productName: String, addressChange: AddressChange? = nil) {
         switch (flow, state) {
+        case (.emailChange, .ready):
+            heading = "Confirm your new email address"
+            message = if let addressChange {
+                "Press the button to move your \(productName) account from \(addressChange.from) "
+                    + "to \(addressChange.to)."
+            } else {
+                "Press the button to make this your \(productName) account's email address."
+            }
+        case (.emailChange, .done):
+            heading = "Email address changed"
+            message = "Your \(productName) account now uses this email address. Sign in with it from now on."
+        case (.emailChange, .expired):
+            heading = "This link has expired"
+            message = "Links to change the address work for a limited time. Ask for the change again in \(productName)."
+        case (.emailChange, .used):
+            heading = "This link has already been used"
+            message = "This link was used already. If the change went through, sign in with the new address."
+        case (.emailChange, .superseded):
+            heading = "This link was replaced"
+            message = "A newer request, a password change or a change of address replaced this link. "
+                + "Use the newest email from \(productName), or ask for the change again."
+        case (_, .emailTaken):
+            heading = "This address is taken"
+            message = "Another \(productName) account uses this email address now, so nothing was changed."
         case (.confirm, .ready):
             heading = "Confirm your email address"
             message = "Press the button to confirm the email address of your \(productName) account."
@@ -63,7 +87,7 @@ struct LandingPageText: Equatable {
             ("Please try again", "The form arrived incomplete. Open the link from your email again.")
         case .unavailable:
             ("Temporarily unavailable", "The service is temporarily unavailable. Try again in a few minutes.")
-        case .ready, .done, .expired, .used, .superseded, .alreadyConfirmed:
+        case .ready, .done, .expired, .used, .superseded, .alreadyConfirmed, .emailTaken:
             ("", "")
         }
     }

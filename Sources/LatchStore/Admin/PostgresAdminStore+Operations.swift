@@ -29,8 +29,34 @@ extension PostgresAdminStore: AdminStore {
         }
     }
 
-    public func sessionOwner(id: SessionID) throws -> UserID? {
-        try pool.query("SELECT user_id FROM sessions WHERE id = \(id.rawValue)", retry: .onConnectionLoss)
-            .first.map { UserID(try $0.decode(UUID.self, column: 0)) }
+    /// One statement: the address and its key set (the unique key refuses a taken one, aborting everything), and
+    /// every live token of the user superseded, as a confirmed change of address does.
+    public func setEmail(userID: UserID, to email: EmailAddress, confirmedAt: Date?, at: Date) throws -> UserRecord? {
+        let statement: PostgresQuery = """
+            WITH changed AS (
+                UPDATE users SET email = \(email.value)::text, email_key = \(email.key)::text,
+                                 email_confirmed_at = \(confirmedAt), updated_at = \(at)
+                WHERE id = \(userID.rawValue)
+                RETURNING \(unescaped: PostgresAuthStore.userColumnList())
+            ), superseded AS (
+                UPDATE auth_tokens SET superseded_at = \(at)
+                WHERE user_id = (SELECT id FROM changed) AND used_at IS NULL AND superseded_at IS NULL
+            )
+            SELECT * FROM changed
+            """
+        do {
+            return try pool.query(statement).first.map { try StoreRows.user($0) }
+        } catch let error as PostgresError where error.isEmailKeyTaken {
+            throw UserStoreError.emailTaken
+        }
+    }
+
+    public func pendingEmailChanges(userID: UserID, now: Date) throws -> [String] {
+        try pool.query("""
+            SELECT new_email FROM auth_tokens
+            WHERE user_id = \(userID.rawValue) AND purpose = 'email_change' AND used_at IS NULL
+              AND superseded_at IS NULL AND expires_at > \(now)
+            ORDER BY created_at DESC
+            """, retry: .onConnectionLoss).map { try $0.decode(String.self, column: 0) }
     }
 }

@@ -36,15 +36,6 @@ extension PostgresAdminStore {
         }
     }
 
-    /// Deletes the user with their tokens, sessions and refresh tokens.
-    /// - Returns: whether a user was deleted.
-    @discardableResult
-    public func deleteUser(id: UserID) throws -> Bool {
-        // The foreign keys cascade to auth_tokens, sessions, refresh_tokens and trusted_devices; audit_log keeps
-        // its rows (no FK, the trail outlives the account) and queued mail stays until purged.
-        try pool.query("DELETE FROM users WHERE id = \(id.rawValue)").affectedRows == 1
-    }
-
     /// Every session of the user (live, expired and revoked), newest first.
     public func listSessions(userID: UserID) throws -> [SessionSummary] {
         try pool.query("""

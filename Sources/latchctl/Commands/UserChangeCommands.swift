@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-/// `latchctl users create|confirm|disable|enable|unlock|delete`: account changes, each through `AdminOperations` so
+/// `latchctl users create|confirm|set-email|disable|enable|unlock|delete`: account changes, each through `AdminOperations` so
 /// the API's rules (email form, password policy, Argon2id) and the audit trail apply.
 enum UserChangeCommands {
     private static let email = PositionalSpec(name: "EMAIL", help: "the user's email address")
@@ -22,6 +22,16 @@ enum UserChangeCommands {
                 action: create),
             CommandSpec(name: "confirm", summary: "Mark the user's email confirmed.", positionals: [email], action: confirm),
             CommandSpec(
+                name: "set-email", summary: "Change the user's email address (support: the old mailbox is lost).",
+                options: [.flag("confirmed", "mark the new address confirmed now (you checked it yourself)")],
+                positionals: [email, PositionalSpec(name: "NEW_EMAIL", help: "the address the account moves to")],
+                discussion: """
+                    Every link mailed before stops working; sessions stay signed in. Without --confirmed the
+                    user must confirm the new address (latchctl link confirm --email NEW_EMAIL --send) before
+                    signing in. Users who can sign in change their address themselves (POST /v1/email/change).
+                    """,
+                action: setEmail),
+            CommandSpec(
                 name: "disable", summary: "Disable the account and revoke all its sessions.", positionals: [email],
                 action: disable),
             CommandSpec(name: "enable", summary: "Re-enable a disabled account.", positionals: [email], action: enable),
@@ -34,9 +44,14 @@ enum UserChangeCommands {
                     """,
                 action: unlock),
             CommandSpec(
-                name: "delete", summary: "Delete the user with their sessions and tokens (the audit log stays).",
+                name: "delete", summary: "Delete the user and forget their address (the audit log keeps the id).",
                 options: [.flag("yes", "do not ask for confirmation (required when stdin is not a terminal)")],
-                positionals: [email], action: delete),
+                positionals: [email],
+                discussion: """
+                    As a user's own deletion: sessions, tokens, devices and unsent mail go; the address is removed
+                    from sent mail and from the audit log's details; a last notice goes to the address.
+                    """,
+                action: delete),
         ]
     }
 
@@ -58,6 +73,16 @@ enum UserChangeCommands {
         let user = try context.operations().confirmEmail(email: try arguments.required("EMAIL"))
         return CommandOutput(
             text: "confirmed \(Display.text(user.email)) (since \(Display.timestamp(user.emailConfirmedAt)))",
+            json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func setEmail(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        let user = try context.operations().setEmail(
+            email: try arguments.required("EMAIL"), to: try arguments.required("NEW_EMAIL"),
+            confirmed: arguments.flag("confirmed"))
+        return CommandOutput(
+            text: "moved \(Display.text(try arguments.required("EMAIL"))) to \(Display.text(user.email)) "
+                + "(\(user.isConfirmed ? "confirmed" : "unconfirmed"))",
             json: .object(UsersCommand.userJSON(user)))
     }
 

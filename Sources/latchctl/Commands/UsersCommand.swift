@@ -44,18 +44,21 @@ enum UsersCommand {
         let now = context.clock.now()
         let sessions = try store.listSessions(userID: user.id)
         let live = sessions.filter { $0.session.revokedAt == nil && $0.session.refreshExpiresAt > now }.count
-        let rows: [(String, String)] = [
+        let pending = try store.pendingEmailChanges(userID: user.id, now: now)
+        var rows: [(String, String)] = [
             ("email", Display.text(user.email)), ("id", user.id.description),
             ("confirmed_at", Display.timestamp(user.emailConfirmedAt)),
             ("disabled_at", Display.timestamp(user.disabledAt)),
             ("created_at", Display.timestamp(user.createdAt)), ("updated_at", Display.timestamp(user.updatedAt)),
             ("live_sessions", String(live)), ("sessions", String(sessions.count)),
         ]
+        if !pending.isEmpty { rows.append(("changing_to", pending.map(Display.text).joined(separator: ", "))) }
         let text = rows.map { "\($0.0.padding(toLength: 15, withPad: " ", startingAt: 0))\($0.1)" }
             .joined(separator: "\n")
         var object = userJSON(user)
         object["live_sessions"] = .int(live)
         object["sessions"] = .int(sessions.count)
+        object["pending_email_changes"] = .array(pending.map { .string($0) })
         return CommandOutput(text: text, json: .object(object))
     }
 

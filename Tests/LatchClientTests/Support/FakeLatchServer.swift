@@ -23,6 +23,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     static let userID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-00000000abcd") ?? UUID()
+    static let currentSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000001") ?? UUID()
+    static let otherSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000002") ?? UUID()
+    /// The password the account-management calls accept.
+    static let password = "correct horse battery staple"
 
     let state = Mutex(State())
     let clock: TestClock
@@ -79,7 +83,51 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         case ("GET", "/v1/me"):
             return await bearer(request) { self.json(200, self.userObject($0.email)) }
         case ("POST", "/v1/signout"):
+            let endsThisSession = fields["scope"] as? String != "others"
             return await bearer(request) { _ in
+                if endsThisSession { self.state.withLock { $0.revoked = true } }
+                return TransportResponse(status: 204)
+            }
+        case ("POST", "/v1/password/change"):
+            let right = fields["current_password"] as? String == Self.password
+            return await bearer(request) { _ in
+                right ? self.json(200, ["status": "password_changed"]) : Self.error(401, "invalid_credentials")
+            }
+        case ("POST", "/v1/email/change"):
+            return await bearer(request) { _ in self.json(202, ["status": "confirmation_sent"]) }
+        case ("POST", "/v1/email/change/confirm"):
+            switch fields["token"] as? String ?? fields["code"] as? String {
+            case "change-token", "12345678":
+                let email = state.withLock { state in
+                    state.email = "ada.new@example.com"
+                    return state.email
+                }
+                return json(200, userObject(email))
+            case "taken-token": return Self.error(409, "email_taken")
+            default: return Self.error(400, "invalid_token")
+            }
+        case ("GET", "/v1/sessions"):
+            return await bearer(request) { _ in
+                self.json(200, ["sessions": [
+                    self.sessionListEntry(Self.currentSessionID, current: true),
+                    self.sessionListEntry(Self.otherSessionID, current: false),
+                ]])
+            }
+        case ("DELETE", let path) where path.hasPrefix("/v1/sessions/"):
+            let id = UUID(uuidString: String(path.dropFirst("/v1/sessions/".count)))
+            return await bearer(request) { _ in
+                switch id {
+                case Self.currentSessionID:
+                    self.state.withLock { $0.revoked = true }
+                    return TransportResponse(status: 204)
+                case Self.otherSessionID: return TransportResponse(status: 204)
+                default: return Self.error(404, "session_not_found")
+                }
+            }
+        case ("DELETE", "/v1/me"):
+            let right = fields["password"] as? String == Self.password
+            return await bearer(request) { _ in
+                guard right else { return Self.error(401, "invalid_credentials") }
                 self.state.withLock { $0.revoked = true }
                 return TransportResponse(status: 204)
             }
@@ -143,6 +191,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             "refresh_token_expires_at": Self.iso(session.refreshTokenExpiresAt),
             "user": userObject(session.user.email),
         ]
+    }
+
+    private func sessionListEntry(_ id: UUID, current: Bool) -> [String: Any] {
+        ["id": id.uuidString.lowercased(), "created_at": "2023-11-14T22:13:20Z", "last_used_at": "2023-11-15T08:00:00Z",
+         "user_agent": current ? "ThisApp/1.0" : NSNull(), "ip": "203.0.113.7", "current": current]
     }
 
     private func userObject(_ email: String) -> [String: Any] {

@@ -36,7 +36,8 @@ import Testing
             let indent = line.prefix { $0 == " " }.count
             let key = line.dropFirst(indent).dropLast().trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
             if indent == 2 {
-                currentPath = key
+                // OpenAPI's `{id}` is the router's `:id`.
+                currentPath = key.replacingOccurrences(of: #"\{([a-z_]+)\}"#, with: ":$1", options: .regularExpression)
             } else if indent == 4, methods.contains(key), let path = currentPath {
                 routes.insert(Route(method: key.uppercased(), path: path))
             }
@@ -92,8 +93,7 @@ import Testing
         let authErrors: [AuthError] = [
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
-            .invalidSession, .sessionExpired,
-            .refreshTokenReused,
+            .invalidSession, .sessionExpired, .refreshTokenReused, .emailTaken, .emailUnchanged, .sessionNotFound,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,

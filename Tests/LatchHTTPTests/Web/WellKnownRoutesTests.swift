@@ -13,7 +13,7 @@ import Testing
         #expect(response.headers["Location"] == nil)
         #expect(response.text == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","#
             + #""ABCDE12345.com.example.beta"],"components":[{"/":"/confirmAuth"},{"/":"/resetPassword"},"#
-            + #"{"/":"/home/*"}]}]}}"#)
+            + #"{"/":"/confirmEmailChange"},{"/":"/home/*"}]}]}}"#)
     }
 
     @Test func assetLinksNameThePackageAndFingerprints() throws {

@@ -61,6 +61,39 @@ import Testing
         #expect(metrics.contains(#"route="/confirmAuth""#))
     }
 
+    @Test func aChangeOfAddressThroughTheLandingPageShowsOnlyMaskedAddresses() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let session = try app.signUpAndConfirm("anna@example.com", "correct horse")
+        let asked = try app.post("/v1/email/change", fields: ["new_email": "zed@example.org", "password": "correct horse"],
+                                 headers: session.bearer)
+        #expect(asked.status == 202)
+        let token = try #require(try app.latestToken(to: "zed@example.org", kind: .confirmEmailChange))
+
+        let page = try app.get("/confirmEmailChange?token=\(token)")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"data-flow="email_change" data-state="ready""#))
+        #expect(page.text.contains("a•••@example.com") && page.text.contains("z•••@example.org"))
+        #expect(!page.text.contains("anna@") && !page.text.contains("zed@"), "whoever holds the link learns no address")
+        let cookie = try #require(page.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let csrf = String(cookie.dropFirst("__Host-latch_csrf=".count))
+
+        let headers = Self.sameOrigin + [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)]
+        let client = try app.client()
+        defer { client.close() }
+        let forged = try client.send("POST", "/confirmEmailChange", headers: [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie), ("Origin", "https://evil.example"),
+        ], body: Array("token=\(token)&csrf=\(csrf)".utf8))
+        #expect(forged.status == 403)
+        let done = try client.send("POST", "/confirmEmailChange", headers: headers,
+                                   body: Array("token=\(token)&csrf=\(csrf)".utf8))
+        #expect(done.status == 200)
+        #expect(done.text.contains(#"data-state="done""#))
+        #expect(try app.signIn("zed@example.org", "correct horse").status == 200)
+        let used = try app.get("/confirmEmailChange?token=\(token)")
+        #expect(used.status == 409 && used.text.contains(#"data-state="used""#))
+    }
+
     /// Mail scanners such as Outlook Safe Links send HEAD before anyone clicks: it must answer as GET does, headers
     /// and Content-Length included, without a body, and spend nothing.
     @Test func headOfEachLandingPageAnswersLikeGetWithoutSpendingTheToken() throws {

@@ -1,0 +1,104 @@
+import Foundation
+
+extension AuthService {
+    /// Ask to move the signed-in user's account to another address (`POST /v1/email/change`).
+    ///
+    /// The current password is checked like a sign-in (`reauthenticate`). The new address gets a
+    /// `confirmEmailChange` link (confirm TTL) and its code; the current address gets a notice without any link.
+    /// Nothing changes until the new mailbox confirms: sign-in keeps using the current address. A newer request
+    /// supersedes the older link. If another account has the new address, that mailbox is told so instead and no
+    /// link exists; the answer is the same, so the request tells nothing about the address.
+    /// - Throws: `invalidEmail`, `emailUnchanged`, `rateLimited`, `invalidCredentials`, `invalidSession`.
+    public func requestEmailChange(
+        _ authenticated: AuthenticatedUser, newEmail rawNewEmail: String, password: String, ip: String?
+    ) throws {
+        let newEmail = try EmailAddress(rawNewEmail)
+        let limits = configuration.rateLimits
+        // Per new address, as a sign-up: nobody can make Latch mail a stranger's mailbox over and over.
+        try enforce(flow: "emailchange", perIP: limits.signUpPerIP, perEmail: limits.signUpPerEmail, ip: ip,
+                    email: newEmail)
+        let user = try reauthenticate(authenticated, password: password, ip: ip)
+        guard try EmailAddress(user.email).key != newEmail.key else { throw AuthError.emailUnchanged }
+
+        let now = ports.clock.now()
+        let notice = ports.composer.compose(MailRequest(
+            kind: .emailChangeRequested, recipient: user.email, otherAddress: newEmail.value))
+        let owner = try ports.users.findUser(email: newEmail)
+        if let owner {
+            // Told at the address as that account has it, not as typed.
+            try ports.tokens.requestEmailChange(
+                userID: user.id, link: nil, notices: [notice, makeNotice(.emailAlreadyRegistered, to: owner.email)],
+                at: now)
+        } else {
+            var link = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
+                                       kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL)
+            link.newEmail = newEmail
+            try ports.tokens.requestEmailChange(userID: user.id, link: link, notices: [notice], at: now)
+        }
+        let taken = owner != nil
+        try audit(.emailChangeRequested, user: user.id, ip: ip,
+                  detail: ["email": user.email, "new_email": newEmail.value, "taken": String(taken)])
+    }
+
+    /// Confirm a change of address with the link mailed to the new address (`POST /v1/email/change/confirm`).
+    /// No bearer: the link may open on another device. Sessions stay signed in and see the new address.
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `userDisabled`, `emailTaken`
+    ///   (another account took the address meanwhile: nothing changed).
+    @discardableResult
+    public func confirmEmailChange(token: String, ip: String?) throws -> User {
+        let hash = ports.tokenGenerator.digest(token)
+        guard let user = try completeEmailChange(.link(hash: hash), ip: ip) else {
+            throw try tokenFailure(hash: hash, purpose: .emailChange, now: ports.clock.now())
+        }
+        return user
+    }
+
+    /// Confirm a change of address with the code from the mail, typed with the *new* address.
+    /// - Throws: `invalidEmail`, `rateLimited`, `emailTaken`, and `invalidCode` for every other failure.
+    @discardableResult
+    public func confirmEmailChange(newEmail rawNewEmail: String, code: String, ip: String?) throws -> User {
+        let newEmail = try EmailAddress(rawNewEmail)
+        let limits = configuration.rateLimits
+        try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: newEmail)
+        guard let owner = try ports.tokens.pendingEmailChangeOwner(newEmailKey: newEmail.key),
+              let user = try ports.users.findUser(id: owner)
+        else { throw AuthError.invalidCode }
+        let code = OneTimeCode.normalized(code)
+        guard OneTimeCode.isWellFormed(code),
+              let changed = try completeEmailChange(
+                .code(userID: owner, digest: ports.codes.digest(code: code, userID: owner, purpose: .emailChange)), ip: ip)
+        else { throw try wrongCode(user, purpose: .emailChange, ip: ip) }
+        return changed
+    }
+
+    private func completeEmailChange(_ key: TokenKey, ip: String?) throws -> User? {
+        let changed: UserRecord?
+        do {
+            changed = try ports.tokens.completeEmailChange(key, now: ports.clock.now())
+        } catch UserStoreError.emailTaken {
+            throw AuthError.emailTaken
+        }
+        guard let changed else { return nil }
+        try audit(.emailChanged, user: changed.id, ip: ip, detail: ["new_email": changed.email])
+        return changed.publicUser
+    }
+
+    /// The addresses a change-of-address link would move between, for its landing page: both masked
+    /// (`a•••@example.com`), since whoever holds the link may not be the account's owner. Nil unless usable.
+    public func emailChangePreview(token: String) throws -> (from: String, to: String)? {
+        let hash = ports.tokenGenerator.digest(token)
+        guard case .usable(let user) = try tokenState(hash: hash, purpose: .emailChange, now: ports.clock.now()),
+              let newEmail = try ports.tokens.lookupToken(hash: hash)?.newEmail
+        else { return nil }
+        return (EmailMask.mask(user.email), EmailMask.mask(newEmail))
+    }
+}
+
+/// An address shown to whoever holds a link: enough to recognise one's own, not enough to learn someone else's.
+enum EmailMask {
+    /// The local part's first character and the domain: `alice@example.com` → `a•••@example.com`.
+    static func mask(_ email: String) -> String {
+        guard let at = email.lastIndex(of: "@"), at > email.startIndex else { return "•••" }
+        return String(email[email.startIndex]) + "•••" + email[at...]
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+extension AuthService {
+    /// Change the password of the signed-in user (`POST /v1/password/change`).
+    ///
+    /// The new password passes the policy of sign-up, the current one is checked like a sign-in
+    /// (`reauthenticate`), then one transaction sets the new hash and password version, ends every *other*
+    /// session (the caller's stays signed in), supersedes every live link of the user (reset, confirm, change of
+    /// address) and queues the "password changed" notice.
+    /// - Throws: `weakPassword`, `rateLimited`, `invalidCredentials` (wrong current password, or it changed
+    ///   meanwhile), `invalidSession`.
+    public func changePassword(
+        _ authenticated: AuthenticatedUser, currentPassword: String, newPassword rawNewPassword: String, ip: String?
+    ) throws {
+        guard let current = try ports.users.findUser(id: authenticated.session.userID) else {
+            throw AuthError.invalidSession
+        }
+        let newPassword = PasswordPolicy.normalize(rawNewPassword)
+        try passwordPolicy.check(newPassword, email: EmailAddress(current.email))
+        let user = try reauthenticate(authenticated, password: currentPassword, ip: ip)
+        let change = PasswordChange(
+            userID: user.id, keepSession: authenticated.session.id, verifiedPasswordHash: user.passwordHash,
+            newPasswordHash: try ports.hasher.hash(newPassword), now: ports.clock.now(),
+            notice: makeNotice(.passwordChanged, to: user.email))
+        guard try ports.accounts.changePassword(change) else { throw AuthError.invalidCredentials }
+        try audit(.passwordChanged, user: user.id, ip: ip,
+                  detail: ["session_id": authenticated.session.id.description])
+    }
+}

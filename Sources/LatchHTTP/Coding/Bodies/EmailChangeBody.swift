@@ -1,0 +1,15 @@
+/// `{"new_email":…,"password":…}` to ask for a change of address.
+struct EmailChangeBody: APIRequestBody {
+    let newEmail: String
+    let password: String
+
+    enum CodingKeys: String, CodingKey {
+        case newEmail = "new_email"
+        case password
+    }
+
+    func validate() throws(APIError) {
+        try FieldLimits.check(newEmail, field: "new_email", maxBytes: FieldLimits.emailBytes)
+        try FieldLimits.check(password, field: "password", maxBytes: FieldLimits.passwordBytes)
+    }
+}

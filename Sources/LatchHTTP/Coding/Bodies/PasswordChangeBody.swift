@@ -1,0 +1,15 @@
+/// `{"current_password":…,"new_password":…}` for a signed-in change of password.
+struct PasswordChangeBody: APIRequestBody {
+    let currentPassword: String
+    let newPassword: String
+
+    enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password"
+        case newPassword = "new_password"
+    }
+
+    func validate() throws(APIError) {
+        try FieldLimits.check(currentPassword, field: "current_password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(newPassword, field: "new_password", maxBytes: FieldLimits.passwordBytes)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LatchClient
+import Testing
+
+/// The account-management calls: what goes over the wire, and what each does to the stored session.
+@Suite struct AccountRequestTests {
+    static let password = "correct horse battery staple"
+
+    @Test func signingOutOthersKeepsThisDeviceSignedIn() async throws {
+        let harness = Harness()
+        try await harness.client.signOut(scope: .others)
+        #expect(harness.server.requests("/v1/signout").first?.fields as? [String: String] == ["scope": "others"])
+        #expect(harness.store.loadSession() != nil)
+        _ = try await harness.client.me()
+    }
+
+    @Test func changePasswordSendsBothPasswordsWithTheBearerAndStaysSignedIn() async throws {
+        let harness = Harness()
+        try await harness.client.changePassword(current: Self.password, new: "a brand new passphrase")
+        let request = try #require(harness.server.requests("/v1/password/change").first)
+        #expect(request.headers["Authorization"] == "Bearer access-1")
+        #expect(request.fields as? [String: String]
+                == ["current_password": Self.password, "new_password": "a brand new passphrase"])
+        #expect(harness.store.loadSession() != nil)
+
+        await #expect(throws: LatchError.invalidCredentials) {
+            try await harness.client.changePassword(current: "wrong guess", new: "a brand new passphrase")
+        }
+        #expect(harness.store.loadSession() != nil, "a wrong password is no reason to sign out")
+    }
+
+    @Test func changeEmailThenConfirmItUpdatesTheStoredUser() async throws {
+        let harness = Harness()
+        try await harness.client.changeEmail(to: "ada.new@example.com", password: Self.password)
+        #expect(harness.server.requests("/v1/email/change").first?.fields as? [String: String]
+                == ["new_email": "ada.new@example.com", "password": Self.password])
+
+        let user = try await harness.client.confirmEmailChange(token: "change-token")
+        #expect(user.email == "ada.new@example.com")
+        #expect(harness.store.loadSession()?.user.email == "ada.new@example.com")
+        let confirm = try #require(harness.server.requests("/v1/email/change/confirm").first)
+        #expect(confirm.headers["Authorization"] == nil)
+        #expect(confirm.fields as? [String: String] == ["token": "change-token"])
+    }
+
+    @Test func theCodeFormSendsTheNewAddress() async throws {
+        let harness = Harness(signedIn: false)
+        let user = try await harness.client.confirmEmailChange(newEmail: "ada.new@example.com", code: "12345678")
+        #expect(user.email == "ada.new@example.com")
+        #expect(harness.server.requests("/v1/email/change/confirm").first?.fields as? [String: String]
+                == ["email": "ada.new@example.com", "code": "12345678"])
+        await #expect(throws: LatchError.emailTaken) { try await harness.client.confirmEmailChange(token: "taken-token") }
+    }
+
+    @Test func sessionsAreListedAndEndedByID() async throws {
+        let harness = Harness()
+        let sessions = try await harness.client.sessions()
+        #expect(sessions.map(\.current) == [true, false])
+        #expect(sessions.first?.userAgent == "ThisApp/1.0")
+        #expect(sessions.last?.userAgent == nil)
+
+        try await harness.client.revokeSession(try #require(sessions.last))
+        let request = try #require(harness.server.allRequests.last)
+        #expect(request.method == "DELETE")
+        #expect(request.url.path == "/v1/sessions/" + sessions[1].id.uuidString.lowercased())
+        #expect(request.body == nil)
+        #expect(harness.store.loadSession() != nil)
+
+        try await harness.client.revokeSession(try #require(sessions.first))
+        #expect(harness.store.loadSession() == nil, "ending this device's session signs it out")
+    }
+
+    @Test func anUnknownSessionIsNotFound() async throws {
+        let harness = Harness()
+        let stranger = SessionInfo(id: UUID(), createdAt: Date(), lastUsedAt: Date(), userAgent: nil, ip: nil,
+                                   current: false)
+        await #expect(throws: LatchError.sessionNotFound) { try await harness.client.revokeSession(stranger) }
+        #expect(harness.store.loadSession() != nil)
+    }
+
+    @Test func deletingTheAccountNeedsThePasswordThenSignsOut() async throws {
+        let harness = Harness()
+        await #expect(throws: LatchError.invalidCredentials) {
+            try await harness.client.deleteAccount(password: "wrong guess")
+        }
+        #expect(harness.store.loadSession() != nil)
+        try await harness.client.deleteAccount(password: Self.password)
+        let request = try #require(harness.server.requests("/v1/me").last)
+        #expect(request.method == "DELETE")
+        #expect(request.fields as? [String: String] == ["password": Self.password])
+        #expect(harness.store.loadSession() == nil)
+        await #expect(throws: LatchError.notSignedIn) { try await harness.client.me() }
+    }
+}
