@@ -165,5 +165,35 @@ import Testing
         for table in ["sessions", "refresh_tokens", "auth_tokens"] { #expect(try rows(table) == 0, "\(table)") }
         #expect(try app.pool.query("SELECT 1 FROM users WHERE id = $1::uuid", [id]).isEmpty)
         #expect(try latchctl("users", "delete", "fay@example.com", "--yes").status == 1)
+        #expect(try app.count("SELECT count(*) FROM audit_log WHERE detail::text ILIKE '%fay@%'") == 0,
+                "the audit keeps the id, not the address")
+        #expect(try app.count("SELECT count(*) FROM outbox WHERE kind = 'account_deleted'") == 1)
+    }
+
+    @Test func setEmailMovesTheAccountAndShowListsPendingChanges() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        _ = try latchctl("users", "create", "gus@example.com", "--password-stdin", "--confirmed", stdin: Self.password)
+        _ = try latchctl("users", "create", "hal@example.com", "--password-stdin", "--confirmed", stdin: Self.password)
+        let access = try #require(try Self.signIn(app, "gus@example.com"))
+        let asked = try app.post("/v1/email/change", fields: ["new_email": "gus.next@example.com", "password": Self.password],
+                                 headers: [("Authorization", "Bearer \(access)")])
+        #expect(asked.status == 202)
+        let shown = try latchctl("users", "show", "gus@example.com", "--json").jsonObject()
+        #expect(shown["pending_email_changes"] as? [String] == ["gus.next@example.com"])
+        #expect(try latchctl("users", "show", "gus@example.com").standardOutput
+            .contains("changing_to    gus.next@example.com\n"))
+
+        let taken = try latchctl("users", "set-email", "gus@example.com", "HAL@example.com")
+        #expect(taken.status == 1 && taken.standardError.contains("already exists"), "\(taken)")
+        let moved = try latchctl("users", "set-email", "gus@example.com", "gus@new.example", "--confirmed")
+        #expect(moved.status == 0, "\(moved)")
+        #expect(moved.standardOutput == "moved gus@example.com to gus@new.example (confirmed)\n")
+        #expect(try Self.signIn(app, "gus@new.example") != nil)
+        #expect(try Self.me(app, access) == 200, "sessions stay signed in")
+        #expect(try latchctl("users", "show", "gus@new.example", "--json").jsonObject()["pending_email_changes"]
+            as? [String] == [], "the pending change's link was superseded")
+        #expect(try app.count("SELECT count(*) FROM audit_log WHERE event = 'email_changed' AND detail->>'actor' IS NOT NULL") == 1)
     }
 }
