@@ -53,6 +53,8 @@ import Testing
         state.authStateDetermined(signedIn: true)
         state.path = [.profile, .confirmAuth(token: Fixtures.token), .itemList]
         #expect(state.snapshot.path == [.profile])
+        state.path = [.profile, .confirmEmailChange(token: Fixtures.token)]
+        #expect(state.snapshot.path == [.profile])
         let json = String(decoding: try state.snapshot.encoded(), as: UTF8.self)
         #expect(!json.contains(Fixtures.token))
         #expect(!json.lowercased().contains("password"))

@@ -23,6 +23,7 @@ import Testing
     @Test(arguments: [
         ("myapp://confirmAuth?token=T", AppDeepLink.confirmAuth(token: "T")),
         ("https://links.example.com/resetPassword?token=T", .resetPassword(token: "T")),
+        ("https://links.example.com/confirmEmailChange?token=T", .confirmEmailChange(token: "T")),
     ])
     func tokenLinksOpenWhileSignedOut(link: String, screen: AppDeepLink) {
         var state = state(.loggedOut)
@@ -109,6 +110,9 @@ import Testing
         state.open(url: Fixtures.url("myapp://confirmAuth?token=T"))
         #expect(state.root == .home)
         #expect(state.path == [.confirmAuth(token: "T")])
+        state.open(url: Fixtures.url("myapp://confirmEmailChange?token=T"))
+        #expect(state.root == .home)
+        #expect(state.path == [.confirmEmailChange(token: "T")])
     }
 
     @Test func signOutEmptiesThePathAndForgetsIt() {
