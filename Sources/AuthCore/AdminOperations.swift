@@ -137,9 +137,9 @@ public struct AdminOperations: Sendable {
     /// - Throws: `AuthError.invalidEmail`, `AuthError.weakPassword`, `Failure.emailTaken`.
     public func createUser(email rawEmail: String, password rawPassword: String?, confirmed: Bool) throws -> UserRecord {
         let email = try EmailAddress(rawEmail)
-        let password = PasswordPolicy.normalize(rawPassword ?? ports.tokenGenerator.makeToken())
-        try service.passwordPolicy.check(password, email: email)
-        let passwordHash = try ports.hasher.hash(password)
+        let typed = rawPassword ?? ports.tokenGenerator.makeToken()
+        try service.passwordPolicy.check(typed: typed, email: email)
+        let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(typed))
         let now = ports.clock.now()
         let created: UserRecord
         do {
