@@ -77,7 +77,7 @@ public struct AdminOperations: Sendable {
     /// The user with this email (by its identity, `EmailAddress.key`).
     /// - Throws: `Failure.unknownUser`, also for text that is no email address.
     public func user(email: String) throws -> UserRecord {
-        guard let address = try? EmailAddress(email), let user = try ports.users.findUser(email: address) else {
+        guard let user = try ports.users.findUser(email: EmailAddress(lookup: email)) else {
             throw Failure.unknownUser(email: email)
         }
         return user
@@ -137,9 +137,9 @@ public struct AdminOperations: Sendable {
     /// - Throws: `AuthError.invalidEmail`, `AuthError.weakPassword`, `Failure.emailTaken`.
     public func createUser(email rawEmail: String, password rawPassword: String?, confirmed: Bool) throws -> UserRecord {
         let email = try EmailAddress(rawEmail)
-        let password = PasswordPolicy.normalize(rawPassword ?? ports.tokenGenerator.makeToken())
-        try service.passwordPolicy.check(password, email: email)
-        let passwordHash = try ports.hasher.hash(password)
+        let typed = rawPassword ?? ports.tokenGenerator.makeToken()
+        try service.passwordPolicy.check(typed: typed, email: email)
+        let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(typed))
         let now = ports.clock.now()
         let created: UserRecord
         do {
@@ -227,7 +227,7 @@ public struct AdminOperations: Sendable {
     /// by someone guessing); audited as `user_unlocked`. Trusted devices were never locked by either.
     public func unlock(email: String) throws -> UserRecord {
         let user = try user(email: email)
-        let address = try EmailAddress(user.email)
+        let address = EmailAddress(stored: user.email)
         try ports.signInFailures.resetSignInFailures(emailKey: address.key)
         try ports.rateLimits.clearHits(key: AuthService.emailLimitKey(flow: "signin", address))
         try audit(.userUnlocked, user: user.id, detail: ["email": user.email])

@@ -18,7 +18,7 @@ extension AuthService {
         try enforce(flow: "emailchange", perIP: limits.signUpPerIP, perEmail: limits.signUpPerEmail, ip: ip,
                     email: newEmail)
         let user = try reauthenticate(authenticated, password: password, ip: ip)
-        guard try EmailAddress(user.email).key != newEmail.key else { throw AuthError.emailUnchanged }
+        guard EmailAddress(stored: user.email).key != newEmail.key else { throw AuthError.emailUnchanged }
 
         let now = ports.clock.now()
         let notice = ports.composer.compose(MailRequest(

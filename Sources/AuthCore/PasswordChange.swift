@@ -15,8 +15,8 @@ extension AuthService {
         guard let current = try ports.users.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
+        try passwordPolicy.check(typed: rawNewPassword, email: EmailAddress(stored: current.email))
         let newPassword = PasswordPolicy.normalize(rawNewPassword)
-        try passwordPolicy.check(newPassword, email: EmailAddress(current.email))
         let user = try reauthenticate(authenticated, password: currentPassword, ip: ip)
         let change = PasswordChange(
             userID: user.id, keepSession: authenticated.session.id, verifiedPasswordHash: user.passwordHash,

@@ -44,7 +44,7 @@ extension AuthService {
     /// - Throws: `invalidEmail`, `rateLimited`, `weakPassword`, and `invalidCode` for every other failure.
     @discardableResult
     public func resetPassword(email: String, code: String, newPassword rawPassword: String, ip: String?) throws -> User {
-        try passwordPolicy.check(PasswordPolicy.normalize(rawPassword), email: EmailAddress(email))
+        try passwordPolicy.check(typed: rawPassword, email: EmailAddress(email))
         let (user, key) = try codeKey(email: email, code: code, purpose: .reset, ip: ip)
         guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip) else {
             throw try wrongCode(user, purpose: .reset, ip: ip)
@@ -56,10 +56,9 @@ extension AuthService {
     private func resetPassword(_ key: TokenKey, of user: UserRecord, newPassword rawPassword: String, ip: String?)
         throws -> User?
     {
-        let password = PasswordPolicy.normalize(rawPassword)
-        try passwordPolicy.check(password, email: EmailAddress(user.email))
+        try passwordPolicy.check(typed: rawPassword, email: EmailAddress(stored: user.email))
         let completion = PasswordResetCompletion(
-            key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(password),
+            key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(PasswordPolicy.normalize(rawPassword)),
             now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email)
         )
         guard let result = try ports.tokens.completePasswordReset(completion) else { return nil }

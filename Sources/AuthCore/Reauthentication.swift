@@ -13,7 +13,7 @@ extension AuthService {
         guard let user = try ports.users.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
-        let email = try EmailAddress(user.email)
+        let email = EmailAddress(stored: user.email)
         try enforce(configuration.rateLimits.signInPerEmail, key: Self.emailLimitKey(flow: "signin", email))
         try enforceLockout(try ports.signInFailures.signInFailures(emailKey: email.key))
         let password = PasswordPolicy.normalize(rawPassword)

@@ -18,9 +18,8 @@ extension AuthService {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "signup", perIP: limits.signUpPerIP, perEmail: limits.signUpPerEmail, ip: ip, email: email)
-        let password = PasswordPolicy.normalize(rawPassword)
-        try passwordPolicy.check(password, email: email)
-        let passwordHash = try ports.hasher.hash(password)
+        try passwordPolicy.check(typed: rawPassword, email: email)
+        let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(rawPassword))
 
         if let existing = try ports.users.findUser(email: email) {
             try answerExistingAccount(existing, ip: ip)

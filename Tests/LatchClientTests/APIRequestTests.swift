@@ -16,6 +16,15 @@ import Testing
                 == ["email": "ada@example.com", "password": "correct horse battery staple"])
     }
 
+    @Test func typedAddressesLoseTheSpaceAKeyboardLeaves() async throws {
+        let harness = Harness(signedIn: false)
+        try await harness.client.forgotPassword(email: " ada@example.com\n")
+        try await harness.client.signIn(email: "ada@example.com ", password: "correct horse battery staple")
+        #expect(harness.server.requests("/v1/password/forgot").first?.fields as? [String: String]
+                == ["email": "ada@example.com"])
+        #expect(harness.server.requests("/v1/signin").first?.fields["email"] as? String == "ada@example.com")
+    }
+
     @Test func theMailingCallsPostTheAddressOnly() async throws {
         let harness = Harness(signedIn: false)
         try await harness.client.resendConfirmation(email: "ada@example.com")

@@ -55,8 +55,9 @@ import Testing
         for code in codes.sorted() {
             let error = try #require(await thrown(by: FakeLatchServer.error(400, code)))
             if case .unknownCode = error { Issue.record("\(code) has no case of its own") }
-            // not_ready is a 503 like service_unavailable, and means the same to an app.
-            #expect(error.code == code || (code == "not_ready" && error == .serviceUnavailable(retryAfter: nil)),
+            // not_ready and shutting_down are 503s like service_unavailable, and mean the same to an app.
+            #expect(error.code == code
+                || (["not_ready", "shutting_down"].contains(code) && error == .serviceUnavailable(retryAfter: nil)),
                     "\(code) reads back as \(error.code)")
         }
     }

@@ -87,6 +87,8 @@ import Testing
             (JSONBodyError.invalidField("email"), 422, "invalid_request"),
             (APIError.invalidField("token"), 422, "invalid_request"),
             (APIError.fieldTooLong("password", maxBytes: 1024), 422, "invalid_request"),
+            (APIError.fieldTooManyCharacters("password", maxCharacters: 1024), 422, "invalid_request"),
+            (APIError.unknownField(expected: ["email"]), 422, "invalid_request"),
             (APIError.fieldHasNUL("email"), 422, "invalid_request"),
             (APIError.missingToken, 401, "missing_token"),
             (APIError.malformedToken, 401, "invalid_session"),

@@ -45,10 +45,70 @@ import Testing
         #expect(api.post("/v1/token/refresh", #"{"refreshToken":"x"}"#).errorMessage?.contains("refresh_token") == true)
     }
 
-    @Test func unknownFieldsAreIgnored() throws {
+    /// Every body, with one field too many: refused, naming the fields the endpoint takes (never the one sent).
+    @Test(arguments: [
+        ("/v1/signup", #"{"email":"a@b.co","password":"a fine passphrase""#),
+        ("/v1/signin", #"{"email":"a@b.co","password":"a fine passphrase""#),
+        ("/v1/confirm", #"{"email":"a@b.co","code":"12345678""#),
+        ("/v1/confirm/resend", #"{"email":"a@b.co""#),
+        ("/v1/token/refresh", #"{"refresh_token":"t""#),
+        ("/v1/password/forgot", #"{"email":"a@b.co""#),
+        ("/v1/password/reset", #"{"token":"t","password":"a fine passphrase""#),
+    ])
+    func unknownFieldsAreRefused(path: String, fields: String) throws {
         let api = try APIHarness()
-        let response = api.post("/v1/password/forgot", #"{"email":"a@b.co","extra":{"nested":[1,2]}}"#)
-        #expect(response.status == .accepted)
+        let before = api.hasher.callCount
+        let response = api.post(path, fields + #","secret-looking-name":{"nested":[1,2]}}"#)
+        #expect(response.status == .unprocessableContent, "\(path)")
+        #expect(response.errorCode == "invalid_request")
+        #expect(response.errorMessage?.contains("secret-looking-name") == false)
+        #expect(response.errorMessage?.contains("takes only") == true)
+        #expect(api.hasher.callCount == before, "refused before any hashing")
+    }
+
+    @Test func unknownFieldsAreRefusedOnSignOutToo() throws {
+        let api = try APIHarness()
+        let token = try #require(try api.confirmedSession()["access_token"] as? String)
+        #expect(api.post("/v1/signout", #"{"scope":"local","everywhere":true}"#, bearer: token).errorCode
+            == "invalid_request")
+        #expect(api.post("/v1/signout", #"{}"#, bearer: token).status == .noContent)
+    }
+
+    /// No field is nullable: null is refused even where the field may be left out (`{"scope":null}` is not an
+    /// absent scope, `{"token":null,…}` not the code form).
+    @Test(arguments: [
+        ("/v1/confirm", #"{"token":null,"email":"a@b.co","code":"12345678"}"#),
+        ("/v1/password/reset", #"{"token":null,"email":"a@b.co","code":"12345678","password":"a fine passphrase"}"#),
+        ("/v1/password/reset", #"{"email":null,"code":null,"token":"t","password":"a fine passphrase"}"#),
+        ("/v1/signin", #"{"email":"a@b.co","password":"a fine passphrase","device_token":null}"#),
+        ("/v1/password/forgot", #"{"email":null}"#),
+    ])
+    func nullIsRefusedEvenForOptionalFields(path: String, body: String) throws {
+        let api = try APIHarness()
+        let response = api.post(path, body)
+        #expect(response.status == .unprocessableContent, "\(path) \(body)")
+        #expect(response.errorCode == "invalid_request")
+    }
+
+    @Test func aNullScopeIsRefused() throws {
+        let api = try APIHarness()
+        let token = try #require(try api.confirmedSession()["access_token"] as? String)
+        let response = api.post("/v1/signout", #"{"scope":null}"#, bearer: token)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.errorMessage?.contains("scope") == true)
+    }
+
+    @Test func anyDeviceTokenTextCountsAsNoDeviceButItsBoundsHold() throws {
+        let api = try APIHarness()
+        let signIn = { (deviceToken: String) in
+            api.post("/v1/signin", #"{"email":"a@b.co","password":"a fine passphrase","device_token":"\#(deviceToken)"}"#)
+        }
+        // Not a token of this account, whatever its shape: judged as a sign-in without one (an unknown address).
+        for deviceToken in ["", "short", String(repeating: "A", count: 43), String(repeating: "é", count: 512)] {
+            #expect(signIn(deviceToken).errorCode == "invalid_credentials", "\(deviceToken)")
+        }
+        #expect(signIn(String(repeating: "é", count: 513)).errorMessage?.contains("device_token") == true)
+        #expect(signIn(#"abc\u0000"#).errorCode == "invalid_request")
     }
 
     @Test func oversizedPasswordIsRefusedBeforeHashing() throws {
@@ -66,6 +126,17 @@ import Testing
         // At the limit it reaches AuthCore (and fails its 128-character policy instead).
         let atLimit = String(repeating: "p", count: 1024)
         #expect(api.post("/v1/signup", #"{"email":"a@b.co","password":"\#(atLimit)"}"#).errorCode == "weak_password")
+    }
+
+    /// The password bound is in characters, as openapi.yaml's `maxLength` counts: 1024 four-byte characters are
+    /// within it, one more is not.
+    @Test func thePasswordBoundCountsCharactersNotBytes() throws {
+        let api = try APIHarness()
+        let atLimit = String(repeating: "🔑", count: 1024)
+        #expect(api.post("/v1/signin", #"{"email":"a@b.co","password":"\#(atLimit)"}"#).errorCode == "invalid_credentials")
+        let over = atLimit + "🔑"
+        #expect(api.post("/v1/signin", #"{"email":"a@b.co","password":"\#(over)"}"#).errorMessage?
+            .contains("1024 characters") == true)
     }
 
     @Test func oversizedEmailAndTokensAreRefused() throws {

@@ -4,7 +4,7 @@ import Foundation
 /// clients get `User` (see `publicUser`).
 public struct UserRecord: Hashable, Sendable {
     public var id: UserID
-    /// Stored as typed (NFC, domain lowercased): `EmailAddress.value`. Its identity is `EmailAddress.key`.
+    /// Stored as typed (domain lowercased): `EmailAddress.value`. Its identity is `EmailAddress.key`.
     public var email: String
     /// PHC string from `PasswordHasher.hash`.
     public var passwordHash: String

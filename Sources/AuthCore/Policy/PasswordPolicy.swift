@@ -3,7 +3,8 @@ import Foundation
 /// The password rules of ARCHITECTURE.md, security rule 1 (NIST 800-63B): 8 to 128 characters, no composition rules, not the email
 /// (nor its local part), not a common password. The same rules apply at sign-up and at reset.
 public struct PasswordPolicy: Sendable {
-    /// Bounds in Unicode code points, which is how NIST counts characters.
+    /// Bounds in Unicode code points of the password as typed, which is how NIST counts characters and how
+    /// openapi.yaml's `minLength`/`maxLength` count them (normalising may change the count: `ﬁ` becomes `fi`).
     public static let minimumLength = 8
     public static let maximumLength = 128
 
@@ -19,16 +20,17 @@ public struct PasswordPolicy: Sendable {
         password.precomposedStringWithCompatibilityMapping
     }
 
-    /// Checks an already normalised password for the account `email`.
+    /// Checks a password as typed for the account `email`: its length as typed, then its normalised form against
+    /// the email and the common passwords.
     /// - Throws: `AuthError.weakPassword` with the first broken rule.
-    public func check(_ password: String, email: EmailAddress) throws(AuthError) {
+    public func check(typed password: String, email: EmailAddress) throws(AuthError) {
         let length = password.unicodeScalars.count
         if length < Self.minimumLength { throw .weakPassword(.passwordTooShort) }
         if length > Self.maximumLength { throw .weakPassword(.passwordTooLong) }
-        let lowered = password.lowercased()
+        let lowered = Self.normalize(password).lowercased()
         if lowered == email.key || lowered == email.localPart.lowercased() {
             throw .weakPassword(.passwordIsEmail)
         }
-        if commonPasswords.contains(password) { throw .weakPassword(.passwordTooCommon) }
+        if commonPasswords.contains(lowered) { throw .weakPassword(.passwordTooCommon) }
     }
 }

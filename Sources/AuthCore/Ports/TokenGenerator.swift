@@ -14,6 +14,14 @@ public protocol TokenGenerator: Sendable {
 /// What a token looks like as text: the base64url alphabet (RFC 4648 §5) without padding. Shared by the code that
 /// makes tokens and the code that checks text claiming to be one, so both agree on the alphabet.
 public enum TokenText {
+    /// Characters of every token `TokenGenerator` makes: 32 bytes in unpadded base64url.
+    public static let length = 43
+
+    /// Whether `text` has the shape of a token made by `TokenGenerator`: exactly `length` base64url characters.
+    public static func isToken(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == length && isBase64URL(text)
+    }
+
     /// Whether every byte of `text` is in the base64url alphabet (an empty text is).
     public static func isBase64URL(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy(isBase64URLByte)

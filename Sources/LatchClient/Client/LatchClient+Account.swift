@@ -3,18 +3,24 @@ import Foundation
 /// The calls of the API, one per endpoint. Each sends one `APIRequest` (Requests/); the ones that sign in or out
 /// change the session through `adopt` and `endSession`, which report it on `authStateChanges()`.
 extension LatchClient {
+    /// An address as typed on a phone, without the space or newline a keyboard's suggestion leaves around it: the
+    /// server takes an address exactly as sent and would refuse it (`invalidEmail`).
+    static func typed(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     // MARK: - Sign-up and confirmation
 
     /// Creates an account and mails a confirmation link (`confirmAuth`). The server answers the same for an
     /// address that has an account already, so this cannot tell who is registered.
     /// - Throws: `invalidEmail`, `weakPassword`, `rateLimited`, and the service's errors.
     public func signUp(email: String, password: String) async throws(LatchError) {
-        _ = try await api.send(SignUpRequest(email: email, password: password))
+        _ = try await api.send(SignUpRequest(email: Self.typed(email), password: password))
     }
 
     /// Mails the confirmation link again, if the address waits for one.
     public func resendConfirmation(email: String) async throws(LatchError) {
-        _ = try await api.send(ResendConfirmationRequest(email: email))
+        _ = try await api.send(ResendConfirmationRequest(email: Self.typed(email)))
     }
 
     /// Redeems the token of a `confirmAuth` link: the address is confirmed and the user signed in.
@@ -31,7 +37,7 @@ extension LatchClient {
     /// - Throws: `invalidCode` (wrong, used, expired or spent: the server does not say which), `rateLimited`.
     @discardableResult
     public func confirm(email: String, code: String) async throws(LatchError) -> User {
-        let session = try await api.send(ConfirmRequest(email: email, code: code))
+        let session = try await api.send(ConfirmRequest(email: Self.typed(email), code: code))
         try adopt(session)
         return session.user
     }
@@ -44,7 +50,7 @@ extension LatchClient {
     public func signIn(email: String, password: String) async throws(LatchError) -> User {
         // An unreadable device token only costs the lockout exemption; the sign-in itself still works.
         let deviceToken = try? store.loadDeviceToken()
-        let answer = try await api.send(SignInRequest(email: email, password: password, deviceToken: deviceToken))
+        let answer = try await api.send(SignInRequest(email: Self.typed(email), password: password, deviceToken: deviceToken))
         try adopt(answer.session)
         if let token = answer.deviceToken, token != deviceToken {
             try persist { try $0.saveDeviceToken(token) }
@@ -89,7 +95,7 @@ extension LatchClient {
 
     /// Mails a password-reset link (`resetPassword`); the same answer whether or not the address has an account.
     public func forgotPassword(email: String) async throws(LatchError) {
-        _ = try await api.send(ForgotPasswordRequest(email: email))
+        _ = try await api.send(ForgotPasswordRequest(email: Self.typed(email)))
     }
 
     /// Sets a new password with the token of a `resetPassword` link. The server ends every session of the user,
@@ -106,7 +112,7 @@ extension LatchClient {
     /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`.
     @discardableResult
     public func resetPassword(email: String, code: String, newPassword: String) async throws(LatchError) -> User {
-        let answer = try await api.send(ResetPasswordRequest(email: email, code: code, password: newPassword))
+        let answer = try await api.send(ResetPasswordRequest(email: Self.typed(email), code: code, password: newPassword))
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }
@@ -125,7 +131,7 @@ extension LatchClient {
     /// account has `newEmail` (that mailbox is told instead), so this cannot tell who is registered.
     /// - Throws: `invalidCredentials`, `invalidEmail`, `emailUnchanged`, `rateLimited`, `notSignedIn`.
     public func changeEmail(to newEmail: String, password: String) async throws(LatchError) {
-        _ = try await authorized(ChangeEmailRequest(newEmail: newEmail, password: password))
+        _ = try await authorized(ChangeEmailRequest(newEmail: Self.typed(newEmail), password: password))
     }
 
     /// Redeems the token of a `confirmEmailChange` link (also done by `handle(_:)`): the account's address is
@@ -142,7 +148,7 @@ extension LatchClient {
     /// - Throws: `invalidCode`, `emailTaken`, `rateLimited`.
     @discardableResult
     public func confirmEmailChange(newEmail: String, code: String) async throws(LatchError) -> User {
-        let user = try await api.send(ConfirmEmailChangeRequest(newEmail: newEmail, code: code))
+        let user = try await api.send(ConfirmEmailChangeRequest(newEmail: Self.typed(newEmail), code: code))
         try update(user)
         return user
     }

@@ -46,7 +46,7 @@ enum ErrorResponse {
         case "invalid_json", "payload_too_large", "unsupported_media_type", "missing_token", "not_found",
              "method_not_allowed":
             .rejectedRequest(code: code)
-        case "service_unavailable", "not_ready": .serviceUnavailable(retryAfter: retryAfter)
+        case "service_unavailable", "not_ready", "shutting_down": .serviceUnavailable(retryAfter: retryAfter)
         case "overloaded": .overloaded(retryAfter: retryAfter)
         default: .unknownCode(code: code, message: message)
         }

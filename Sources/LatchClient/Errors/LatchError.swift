@@ -59,7 +59,8 @@ public enum LatchError: Error, Hashable, Sendable {
 
     // MARK: The service
 
-    /// `service_unavailable`, `not_ready` (503): try again later, after `retryAfter` seconds if given.
+    /// `service_unavailable`, `not_ready`, `shutting_down` (503; the last from an instance that is stopping): try
+    /// again later, after `retryAfter` seconds if given.
     case serviceUnavailable(retryAfter: Int?)
     /// `overloaded` (503): the server is busy; retry shortly, after `retryAfter` seconds if given.
     case overloaded(retryAfter: Int?)

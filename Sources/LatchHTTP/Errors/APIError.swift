@@ -9,6 +9,12 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
     case invalidField(String)
     /// A string field is longer than `maxBytes` UTF-8 bytes (refused before any hashing). 422 `invalid_request`.
     case fieldTooLong(String, maxBytes: Int)
+    /// A string field is longer than `maxCharacters` characters (Unicode code points, as openapi.yaml's
+    /// `maxLength` counts them; refused before any hashing). 422 `invalid_request`.
+    case fieldTooManyCharacters(String, maxCharacters: Int)
+    /// The body has a field the endpoint does not take (openapi.yaml: `additionalProperties: false`). Names the
+    /// fields it takes, never the one sent (which may be anything). 422 `invalid_request`.
+    case unknownField(expected: [String])
     /// A string field holds a NUL character, which no credential needs and PostgreSQL text cannot store.
     /// 422 `invalid_request`.
     case fieldHasNUL(String)
@@ -25,7 +31,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
 
     public var status: HTTPStatus {
         switch self {
-        case .invalidField, .fieldTooLong, .fieldHasNUL: .unprocessableContent
+        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: .unprocessableContent
         case .missingToken: .unauthorized
         case .malformedToken: AuthError.invalidSession.status
         case .notReady, .serviceUnavailable: .serviceUnavailable
@@ -34,7 +40,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
 
     public var code: String {
         switch self {
-        case .invalidField, .fieldTooLong, .fieldHasNUL: "invalid_request"
+        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: "invalid_request"
         case .missingToken: "missing_token"
         case .malformedToken: AuthError.invalidSession.code
         case .notReady: "not_ready"
@@ -46,6 +52,9 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
         switch self {
         case .invalidField(let field): "missing or invalid field: \(field)"
         case .fieldTooLong(let field, let maxBytes): "field too long: \(field) (at most \(maxBytes) bytes)"
+        case .fieldTooManyCharacters(let field, let maxCharacters):
+            "field too long: \(field) (at most \(maxCharacters) characters)"
+        case .unknownField(let expected): "unknown field; this endpoint takes only: \(expected.joined(separator: ", "))"
         case .fieldHasNUL(let field): "field must not contain NUL characters: \(field)"
         case .missingToken: "This endpoint needs an Authorization: Bearer header."
         case .malformedToken: AuthError.invalidSession.message

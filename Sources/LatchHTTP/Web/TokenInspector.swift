@@ -10,9 +10,7 @@ struct TokenInspector: Sendable {
     /// - Throws: store errors only.
     func state(of token: String, purpose: TokenPurpose) throws -> LandingPageState {
         // Not one of ours: no need to ask the database.
-        guard !token.isEmpty, token.utf8.count <= FieldLimits.tokenBytes, !token.utf8.contains(0) else {
-            return .invalid
-        }
+        guard TokenText.isToken(token) else { return .invalid }
         switch try auth.tokenState(token, purpose: purpose) {
         case .usable: return .ready(problem: nil)
         case .failed(let error): return LandingPageState(refusal: error)

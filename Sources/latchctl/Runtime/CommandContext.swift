@@ -61,8 +61,7 @@ final class CommandContext {
     /// The user with this email (case-insensitively), read without building the service.
     /// - Throws: `AdminOperations.Failure.unknownUser`.
     func user(email: String) throws -> UserRecord {
-        guard let address = try? EmailAddress(email),
-              let user = try PostgresAuthStore(pool: try pool()).findUser(email: address)
+        guard let user = try PostgresAuthStore(pool: try pool()).findUser(email: EmailAddress(lookup: email))
         else {
             throw AdminOperations.Failure.unknownUser(email: email)
         }

@@ -6,7 +6,7 @@ import Testing
     let email = try! EmailAddress("Alice@example.com")
 
     private func check(_ password: String) throws(AuthError) {
-        try policy.check(PasswordPolicy.normalize(password), email: email)
+        try policy.check(typed: password, email: email)
     }
 
     @Test func lengthBoundsCountCodePoints() throws {
@@ -18,6 +18,15 @@ import Testing
         try check(multibyte)
         #expect(throws: AuthError.weakPassword(.passwordTooLong)) { try check(multibyte + "x") }
         #expect(throws: AuthError.weakPassword(.passwordTooLong)) { try check(String(repeating: "a", count: 129)) }
+    }
+
+    @Test func lengthIsCountedAsTypedNotAfterNormalising() throws {
+        // Seven characters that NFKC makes eight ("ﬁ" is "fi"), and eight that it makes seven (e + U+0301 is é):
+        // the length is that of the password as sent, as a JSON Schema minLength counts it.
+        #expect(PasswordPolicy.normalize("qz7#ﬁLp").unicodeScalars.count == 8)
+        #expect(throws: AuthError.weakPassword(.passwordTooShort)) { try check("qz7#ﬁLp") }
+        #expect(PasswordPolicy.normalize("qz7#kLe\u{0301}").unicodeScalars.count == 7)
+        try check("qz7#kLe\u{0301}")
     }
 
     @Test func rejectsCommonPasswordsIgnoringCase() {
@@ -32,8 +41,13 @@ import Testing
         // Local part alone is only 5 characters here, so use a longer one to reach the rule.
         let long = try! EmailAddress("alexandria@example.com")
         #expect(throws: AuthError.weakPassword(.passwordIsEmail)) {
-            try policy.check("ALEXANDRIA", email: long)
+            try policy.check(typed: "ALEXANDRIA", email: long)
         }
+    }
+
+    @Test func comparesTheNormalisedFormWithTheListAndTheEmail() {
+        // Full-width letters are the common password once normalised.
+        #expect(throws: AuthError.weakPassword(.passwordTooCommon)) { try check("ｐａｓｓｗｏｒｄ") }
     }
 
     @Test func hasNoCompositionRules() throws {

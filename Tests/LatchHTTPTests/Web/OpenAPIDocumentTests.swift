@@ -100,14 +100,129 @@ import Testing
             JSONBodyError.unsupportedMediaType, JSONBodyError.malformed,
         ]
         let mapped = Set((authErrors.map { $0 as any HTTPResponseError } + apiErrors).map(\.code))
-        // Answered by HTTPServer itself: the body limit and a full hashing pool.
-        let server: Set<String> = [HTTPError.payloadTooLarge(maxBytes: 1).code, HTTPError.overloaded.code]
+        // Answered by HTTPServer itself: the body limit, a full hashing pool, a request during the stop.
+        let server: Set<String> = [
+            HTTPError.payloadTooLarge(maxBytes: 1).code, HTTPError.overloaded.code, HTTPError.shuttingDown.code,
+        ]
         #expect(documented == mapped.union(server))
+    }
+
+    /// `key: value` of the component schema `name` (its own keys, indented 6), YAML single quotes undone.
+    static func schemaKeyword(_ name: String, _ keyword: String) throws -> String {
+        let lines = try document().split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "    \(name):"[...]), "no schema \(name)")
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("      ") else { break }
+            guard line.hasPrefix("      \(keyword): ") else { continue }
+            var value = String(line.dropFirst("      \(keyword): ".count))
+            if value.hasPrefix("'"), value.hasSuffix("'") {
+                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            }
+            return value
+        }
+        throw DocumentError.missing("\(name).\(keyword)")
+    }
+
+    enum DocumentError: Error {
+        case missing(String)
+    }
+
+    /// Whether `pattern` matches all of `text`, as a JSON Schema pattern does (ECMA-262 `$` is the end of the
+    /// text only, so the match must span it).
+    static func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
+        let whole = NSRange(text.startIndex..., in: text)
+        return pattern.firstMatch(in: text, range: whole)?.range == whole
+    }
+
+    /// Candidates for a rule over `alphabet`: every short string near the rule's edges, from a fixed seed.
+    static func candidates(_ alphabet: [String], count: Int, maxLength: Int, seed: UInt64) -> [String] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            let length = Int(random.next() % UInt64(maxLength + 1))
+            return (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+        }
+    }
+
+    /// The `EmailAddress` schema accepts exactly what AuthCore's `EmailAddress` accepts.
+    @Test func theEmailSchemaIsTheServersRule() throws {
+        let pattern = try NSRegularExpression(pattern: Self.schemaKeyword("EmailAddress", "pattern"))
+        let maxLength = try #require(Int(Self.schemaKeyword("EmailAddress", "maxLength")))
+        #expect(maxLength == EmailAddress.maximumLength)
+        let documented = { (text: String) in text.unicodeScalars.count <= maxLength && Self.matches(pattern, text) }
+        let long = String(repeating: "l", count: 63)
+        var texts = [
+            "a@b.co", "A.B@Example.COM", "a..b@c.de", ".a@b.co", "a.@b.co", "a@-b.co", "a@b-.co", "a@b", "a@b.co\n",
+            " a@b.co", "jörg@b.co", "a@b.c_o", "\"a\"@b.co", String(repeating: "x", count: 64) + "@b.co",
+            String(repeating: "x", count: 65) + "@b.co", "a@\(long).co", "a@\(long)l.co",
+            String(repeating: "x", count: 60) + "@" + Array(repeating: long, count: 3).joined(separator: ".") + ".abcd",
+        ]
+        let alphabet = ["a", "Z", "0", "-", ".", "@", "+", "_", "'", "`", "~", "!", " ", "\"", ",", "é", "\u{0}",
+                        "\n", "\u{200B}", "ab", "c.d", "x-y"]
+        texts += Self.candidates(alphabet, count: 20_000, maxLength: 12, seed: 1)
+        // One @ between a local part and a domain of two labels, each near its own rule's edges.
+        let locals = Self.candidates(["a", "Z", "0", ".", "-", "+", "'", "é", " "], count: 20_000, maxLength: 5, seed: 2)
+        let labels = Self.candidates(["b", "C", "0", "-", "_"], count: 40_000, maxLength: 4, seed: 3)
+        texts += locals.indices.map { locals[$0] + "@" + labels[2 * $0] + "." + labels[2 * $0 + 1] }
+        var accepted = 0
+        for text in texts {
+            let server = (try? EmailAddress(text)) != nil
+            #expect(server == documented(text), "\(text.debugDescription): server \(server)")
+            if server { accepted += 1 }
+        }
+        #expect(accepted > 400 && texts.count - accepted > 400, "accepted \(accepted) of \(texts.count)")
+    }
+
+    /// Tokens (`TokenString`), codes (`OneTimeCode`) and passwords as the server reads them.
+    @Test func theTokenCodeAndPasswordSchemasAreTheServersRules() throws {
+        let token = try NSRegularExpression(pattern: Self.schemaKeyword("TokenString", "pattern"))
+        let tokenTexts = ["", String(repeating: "A", count: 43), String(repeating: "A", count: 42),
+                          String(repeating: "-", count: 44), String(repeating: "_", count: 43),
+                          String(repeating: "+", count: 43), String(repeating: "a", count: 42) + "="]
+            + Self.candidates(["A", "z", "9", "-", "_", "+", "/", "=", " ", "é"], count: 2_000, maxLength: 45, seed: 4)
+            + Self.candidates(["A", "_"], count: 200, maxLength: 44, seed: 5).filter { $0.count >= 42 }
+        for text in tokenTexts {
+            #expect(TokenText.isToken(text) == Self.matches(token, text), "\(text.debugDescription)")
+        }
+
+        let code = try NSRegularExpression(pattern: Self.schemaKeyword("OneTimeCode", "pattern"))
+        let codeLength = try #require(Int(Self.schemaKeyword("OneTimeCode", "maxLength")))
+        #expect(codeLength == FieldLimits.codeBytes)
+        let codeTexts = ["12345678", "1234 5678", "1234-5678", " 1 2 3 4 5 6 7 8 ", "1234\t5678", "1234567",
+                         "123456789", "１２３４５６７８", "1234\u{00A0}5678"]
+            + Self.candidates(["1", "0", " ", "-", "a", "\t", "12345678", "1234"], count: 5_000, maxLength: 10, seed: 6)
+        for text in codeTexts where text.utf8.count <= codeLength {
+            #expect(OneTimeCode.isWellFormed(OneTimeCode.normalized(text)) == Self.matches(code, text),
+                    "\(text.debugDescription)")
+        }
+
+        #expect(try Self.schemaKeyword("NewPassword", "minLength") == String(PasswordPolicy.minimumLength))
+        #expect(try Self.schemaKeyword("NewPassword", "maxLength") == String(PasswordPolicy.maximumLength))
+        #expect(try Self.schemaKeyword("Password", "maxLength") == String(FieldLimits.passwordCharacters))
+        let noNUL = try NSRegularExpression(pattern: Self.schemaKeyword("Password", "pattern"))
+        #expect(try Self.schemaKeyword("NewPassword", "pattern") == noNUL.pattern)
+        #expect(Self.matches(noNUL, "any 🔑 thing\n") && !Self.matches(noNUL, "nul\u{0}inside"))
     }
 
     @Test func theDocumentDeclaresVersionAndBearerScheme() throws {
         let text = try Self.document()
         #expect(text.contains("\nopenapi: 3.1.0\n"))
         #expect(text.contains("    bearer:\n      type: http\n      scheme: bearer\n"))
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the candidate strings are the same on every run.
+private struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

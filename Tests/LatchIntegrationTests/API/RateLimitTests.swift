@@ -12,6 +12,11 @@ import Testing
         #expect(retryAfter.map { $0 >= 1 } == true, "Retry-After in whole seconds: \(response.headers)")
     }
 
+    /// The body `path` takes: an address, and a password where the flow takes one (bodies hold no other field).
+    static func fields(_ path: String, email: String, password: String = "a passphrase!") -> [String: String] {
+        ["/v1/signup", "/v1/signin"].contains(path) ? ["email": email, "password": password] : ["email": email]
+    }
+
     @Test func signInPerIPLimitIsSharedByTwoInstancesOnOneDatabase() throws {
         let first = try TestApp(environment: ["LATCH_RATE_SIGNIN_IP": "3/1d"])
         defer { first.stop() }
@@ -34,7 +39,7 @@ import Testing
     func perEmailLimitsOnEveryMailingFlow(variable: String, path: String) throws {
         let app = try TestApp(environment: [variable: "2/1d"])
         defer { app.stop() }
-        let fields = ["email": "target@example.test", "password": "target passphrase"]
+        let fields = Self.fields(path, email: "target@example.test", password: "target passphrase")
         let allowed = try (0..<2).map { _ in try app.post(path, fields: fields).status }
         #expect(allowed.allSatisfy { $0 != 429 }, "\(allowed)")
         Self.expectLimited(try app.post(path, fields: fields))
@@ -52,10 +57,10 @@ import Testing
         let app = try TestApp(environment: [variable: "2/1d"])
         defer { app.stop() }
         for index in 0..<2 {
-            let status = try app.post(path, fields: ["email": "u\(index)@example.test", "password": "a passphrase!"]).status
+            let status = try app.post(path, fields: Self.fields(path, email: "u\(index)@example.test")).status
             #expect(status == 202)
         }
-        Self.expectLimited(try app.post(path, fields: ["email": "u9@example.test", "password": "a passphrase!"]))
+        Self.expectLimited(try app.post(path, fields: Self.fields(path, email: "u9@example.test")))
     }
 
     /// Behind a proxy every request comes from the proxy's address: each per-address limit must key on the client's
@@ -69,7 +74,7 @@ import Testing
         let app = try TestApp(environment: [variable: "2/1d", "LATCH_TRUST_PROXY": "true"])
         defer { app.stop() }
         func send(_ index: Int, from client: String) throws -> HTTPTestClient.Response {
-            try app.post(path, fields: ["email": "p\(index)@example.test", "password": "a passphrase!"],
+            try app.post(path, fields: Self.fields(path, email: "p\(index)@example.test"),
                          headers: [("X-Forwarded-For", "203.0.113.\(index), \(client)")])
         }
         for index in 0..<2 { #expect(try send(index, from: "198.51.100.1").status != 429) }

@@ -2,6 +2,10 @@
 struct EmailBody: APIRequestBody {
     let email: String
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case email
+    }
+
     func validate() throws(APIError) {
         try FieldLimits.check(email, field: "email", maxBytes: FieldLimits.emailBytes)
     }

@@ -3,13 +3,13 @@ struct EmailChangeBody: APIRequestBody {
     let newEmail: String
     let password: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case newEmail = "new_email"
         case password
     }
 
     func validate() throws(APIError) {
         try FieldLimits.check(newEmail, field: "new_email", maxBytes: FieldLimits.emailBytes)
-        try FieldLimits.check(password, field: "password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
     }
 }

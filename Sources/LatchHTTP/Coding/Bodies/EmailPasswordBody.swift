@@ -3,8 +3,12 @@ struct EmailPasswordBody: APIRequestBody {
     let email: String
     let password: String
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case email, password
+    }
+
     func validate() throws(APIError) {
         try FieldLimits.check(email, field: "email", maxBytes: FieldLimits.emailBytes)
-        try FieldLimits.check(password, field: "password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
     }
 }

@@ -2,7 +2,11 @@
 struct PasswordBody: APIRequestBody {
     let password: String
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case password
+    }
+
     func validate() throws(APIError) {
-        try FieldLimits.check(password, field: "password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
     }
 }

@@ -3,13 +3,13 @@ struct PasswordChangeBody: APIRequestBody {
     let currentPassword: String
     let newPassword: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case currentPassword = "current_password"
         case newPassword = "new_password"
     }
 
     func validate() throws(APIError) {
-        try FieldLimits.check(currentPassword, field: "current_password", maxBytes: FieldLimits.passwordBytes)
-        try FieldLimits.check(newPassword, field: "new_password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(currentPassword, field: "current_password", maxCharacters: FieldLimits.passwordCharacters)
+        try FieldLimits.check(newPassword, field: "new_password", maxCharacters: FieldLimits.passwordCharacters)
     }
 }

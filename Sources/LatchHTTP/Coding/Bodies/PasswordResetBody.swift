@@ -5,9 +5,13 @@ struct PasswordResetBody: APIRequestBody {
     let code: String?
     let password: String
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case token, email, code, password
+    }
+
     func validate() throws(APIError) {
         _ = try redemption()
-        try FieldLimits.check(password, field: "password", maxBytes: FieldLimits.passwordBytes)
+        try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
     }
 
     func redemption() throws(APIError) -> TokenBody.Redemption {

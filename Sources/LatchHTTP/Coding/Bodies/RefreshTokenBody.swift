@@ -2,7 +2,7 @@
 struct RefreshTokenBody: APIRequestBody {
     let refreshToken: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case refreshToken = "refresh_token"
     }
 

@@ -14,7 +14,7 @@ struct SignOutBody: APIRequestBody {
         scope = try container.decodeIfPresent(SignOutScope.self, forKey: .scope) ?? .local
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case scope
     }
 

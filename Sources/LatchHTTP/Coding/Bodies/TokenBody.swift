@@ -5,6 +5,10 @@ struct TokenBody: APIRequestBody {
     let email: String?
     let code: String?
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case token, email, code
+    }
+
     func validate() throws(APIError) {
         _ = try redemption()
     }

@@ -1,0 +1,61 @@
+"""A Schemathesis check for the contract run (Tests/contract/run): valid data is refused only for reasons of state.
+
+The built-in `positive_data_acceptance` check fails when a request the schema allows is answered 400 or 422. A few
+such answers depend on state that no schema can state: a well-formed token or code that names no record (400
+invalid_token, token_expired, invalid_code, or the landing page's invalid or expired link), and a password of the
+right length that is the address itself or on the shipped list of common passwords (422 weak_password). For the
+operations that can give them, schemathesis.toml adds 400 or 422 to that check's expected statuses; this check
+takes the exemption back for everything but exactly those codes, so any other refusal of valid data still fails.
+"""
+import json
+import re
+
+import schemathesis
+
+TOKEN_STATE = {"invalid_token", "token_expired", "invalid_code"}
+WEAK_PASSWORD = {"password_is_email", "password_too_common"}
+PAGE_STATE = {"invalid", "expired"}
+
+# operationId -> status -> what the answer must say for a refusal of valid data to be one of state.
+STATE_REFUSALS = {
+    "signUp": {422: "weak_password"},
+    "changePassword": {422: "weak_password"},
+    "confirm": {400: "token"},
+    "confirmEmailChange": {400: "token"},
+    "resetPassword": {400: "token", 422: "weak_password"},
+    "confirmAuthPage": {400: "page"},
+    "resetPasswordPage": {400: "page"},
+    "confirmEmailChangePage": {400: "page"},
+}
+
+
+def _error(response):
+    try:
+        error = json.loads(response.text)["error"]
+        return error.get("code"), error.get("reason")
+    except (ValueError, KeyError, TypeError):
+        return None, None
+
+
+def _is_state_refusal(kind, response):
+    if kind == "page":
+        match = re.search(r'data-state="([a-z_]+)"', response.text)
+        return match is not None and match.group(1) in PAGE_STATE
+    code, reason = _error(response)
+    if kind == "token":
+        return code in TOKEN_STATE
+    return code == "weak_password" and reason in WEAK_PASSWORD
+
+
+@schemathesis.check
+def valid_data_refused_only_for_state(ctx, response, case):
+    """A schema-valid request answered 400 or 422 only with a refusal that depends on stored state."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    expected = STATE_REFUSALS.get(case.operation.definition.raw.get("operationId"), {})
+    kind = expected.get(response.status_code)
+    if kind is None or _is_state_refusal(kind, response):
+        return None
+    raise AssertionError(
+        f"Valid data refused with {response.status_code} for a reason the schema should state: {response.text[:300]}")
