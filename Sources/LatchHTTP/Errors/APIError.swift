@@ -12,7 +12,7 @@ public enum APIError: Error, Hashable, Sendable {
     /// No `Authorization: Bearer …` header. 401 `missing_token`.
     case missingToken
     /// An `Authorization` header with the Bearer scheme but not the RFC 6750 shape (or sent twice).
-    /// Answered like an unknown token: 401 `invalid_session`.
+    /// Answered like a forged one: 401 `invalid_token`.
     case malformedToken
     /// The readiness check failed (database unreachable, draining). 503 `not_ready`.
     case notReady

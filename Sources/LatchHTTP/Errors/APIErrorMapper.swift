@@ -61,7 +61,7 @@ public enum APIErrorMapper {
         case .invalidToken, .tokenExpired, .invalidCode: status = .badRequest
         case .tokenUsed, .tokenSuperseded, .alreadyConfirmed: status = .conflict
         case .rateLimited: status = .tooManyRequests
-        case .invalidSession, .sessionExpired, .refreshTokenReused:
+        case .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken:
             status = .unauthorized
             challenge = invalidTokenChallenge
         }
@@ -82,7 +82,7 @@ public enum APIErrorMapper {
                                 message: "This endpoint needs an Authorization: Bearer header.",
                                 wwwAuthenticate: bearerChallenge)
         case .malformedToken:
-            describe(AuthError.invalidSession)
+            describe(AuthError.invalidAccessToken)
         case .notReady:
             APIErrorDescription(status: .serviceUnavailable, code: "not_ready",
                                 message: "The service is not ready to serve requests.")

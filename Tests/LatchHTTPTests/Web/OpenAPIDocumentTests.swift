@@ -90,7 +90,7 @@ import Testing
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .rateLimited(retryAfter: 1),
             .invalidSession, .sessionExpired,
-            .refreshTokenReused,
+            .refreshTokenReused, .invalidAccessToken,
         ]
         let apiErrors: [any Error] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, JSONBodyError.unsupportedMediaType,
