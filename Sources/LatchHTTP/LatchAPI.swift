@@ -33,6 +33,7 @@ public struct LatchAPI: Sendable {
         (.post, "/v1/signup"), (.post, "/v1/confirm"), (.post, "/v1/confirm/resend"), (.post, "/v1/signin"),
         (.post, "/v1/token/refresh"), (.post, "/v1/signout"), (.get, "/v1/me"), (.post, "/v1/password/forgot"),
         (.post, "/v1/password/reset"), (.get, "/healthz"), (.get, "/readyz"),
+        (.get, KeySetRoutes.jwksPath), (.get, KeySetRoutes.discoveryPath),
     ]
 
     /// The routes `registerMetrics(on:)` adds, for the metrics listener.
@@ -83,6 +84,7 @@ public struct LatchAPI: Sendable {
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
+        KeySetRoutes(context: context).register(on: &router)
     }
 
     /// Adds `GET /metrics` (Prometheus text: these request metrics, the hashing queue, `metricsSource`'s families)
