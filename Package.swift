@@ -77,6 +77,7 @@ let package = Package(
             name: "LatchIntegrationTests",
             dependencies: [
                 "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
+                "LatchCrypto",
             ]
         ),
     ],
