@@ -40,12 +40,13 @@ public struct SigningKeys: Sendable {
         self.schedule = schedule
     }
 
-    /// Every key with its state now, newest first.
+    /// Every key with its state now, the latest to take over first (a waiting key, then the current one, then
+    /// older ones): creation times alone can tie, since they are whole seconds.
     public func list() throws -> [SigningKeyStatus] {
         let now = clock.now()
         let keys = try store.signingKeys()
         let states = schedule.states(of: keys, at: now)
-        return keys.sorted { ($0.createdAt, $0.kid) > ($1.createdAt, $1.kid) }
+        return keys.sorted { ($0.activatesAt, $0.createdAt, $0.kid) > ($1.activatesAt, $1.createdAt, $1.kid) }
             .map { SigningKeyStatus(key: $0, state: states[$0.kid] ?? .retired) }
     }
 

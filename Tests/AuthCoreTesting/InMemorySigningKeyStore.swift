@@ -48,10 +48,14 @@ public final class InMemorySigningKeyStore: SigningKeyStore, Sendable {
 }
 
 /// Keys without cryptography for the lifecycle rules: `key-1`, `key-2`, … with a recognisable placeholder point.
+/// With `countingDown`, `key-99`, `key-98`, …: later keys sort first by kid, so no order can lean on it.
 public final class SequentialSigningKeyFactory: SigningKeyFactory, Sendable {
     private let made = Mutex(0)
+    private let countingDown: Bool
 
-    public init() {}
+    public init(countingDown: Bool = false) {
+        self.countingDown = countingDown
+    }
 
     public func makeKey(createdAt: Date, activatesAt: Date) throws -> SigningKey {
         let number = made.withLock { count in
@@ -59,7 +63,7 @@ public final class SequentialSigningKeyFactory: SigningKeyFactory, Sendable {
             return count
         }
         return SigningKey(
-            kid: "key-\(number)", publicKey: Data([0x04] + [UInt8](repeating: UInt8(number), count: 64)),
+            kid: "key-\(countingDown ? 100 - number : number)", publicKey: Data([0x04] + [UInt8](repeating: UInt8(number), count: 64)),
             sealedPrivateKey: SealedPrivateKey(ciphertext: Data("sealed-\(number)".utf8), nonce: Data(count: 12)),
             createdAt: createdAt, activatesAt: activatesAt)
     }

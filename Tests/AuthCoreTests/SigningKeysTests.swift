@@ -10,8 +10,8 @@ import Testing
         let clock = ManualClock()
         let keys: SigningKeys
 
-        init() {
-            keys = SigningKeys(store: store, factory: SequentialSigningKeyFactory(), clock: clock,
+        init(countingDown: Bool = false) {
+            keys = SigningKeys(store: store, factory: SequentialSigningKeyFactory(countingDown: countingDown), clock: clock,
                                schedule: SigningKeySchedule(jwksMaxAge: 600, accessTokenTTL: 900))
         }
 
@@ -107,11 +107,11 @@ import Testing
         #expect(fixture.store.audit.count == audit)
     }
 
-    @Test func theListIsNewestFirstWithEachState() throws {
-        let fixture = Fixture()
+    /// Made in the same second, the waiting key still lists first: the order is by takeover, not by kid.
+    @Test func theListIsLatestFirstWithEachState() throws {
+        let fixture = Fixture(countingDown: true)
         _ = try fixture.keys.ring(actor: "latchd")
-        fixture.clock.advance(by: 1)
         _ = try fixture.keys.rotate(actor: "opal")
-        #expect(try fixture.keys.list().map { "\($0.key.kid):\($0.state)" } == ["key-2:next", "key-1:current"])
+        #expect(try fixture.keys.list().map { "\($0.key.kid):\($0.state)" } == ["key-98:next", "key-99:current"])
     }
 }
