@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
-        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"]),
+        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
@@ -81,6 +81,7 @@ let package = Package(
             name: "LatchIntegrationTests",
             dependencies: [
                 "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
+                "LatchCrypto",
             ]
         ),
     ],

@@ -21,6 +21,8 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var codeAttempts: Int
     /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
     public var deepLinks: DeepLinkConfiguration
+    /// The signed access tokens' issuer, audience and key publication.
+    public var accessTokens: AccessTokenConfiguration
 
     public init(
         confirmTokenTTL: TimeInterval = 24 * 3600,
@@ -32,7 +34,8 @@ public struct AuthConfiguration: Hashable, Sendable {
         rateLimits: AuthRateLimits = AuthRateLimits(),
         lockout: LockoutPolicy = LockoutPolicy(),
         codeAttempts: Int = 5,
-        deepLinks: DeepLinkConfiguration
+        deepLinks: DeepLinkConfiguration,
+        accessTokens: AccessTokenConfiguration? = nil
     ) {
         self.confirmTokenTTL = confirmTokenTTL
         self.resetTokenTTL = resetTokenTTL
@@ -44,6 +47,15 @@ public struct AuthConfiguration: Hashable, Sendable {
         self.lockout = lockout
         self.codeAttempts = codeAttempts
         self.deepLinks = deepLinks
+        // The link base is latchd's public origin, so it is the issuer unless configured otherwise.
+        let base = deepLinks.linkBase.absoluteString
+        self.accessTokens = accessTokens
+            ?? AccessTokenConfiguration(issuer: base.hasSuffix("/") ? String(base.dropLast()) : base)
+    }
+
+    /// When signing keys take over and retire, from the JWKS cache time and the access tokens' lifetime.
+    public var signingKeySchedule: SigningKeySchedule {
+        SigningKeySchedule(jwksMaxAge: accessTokens.jwksMaxAge, accessTokenTTL: accessTokenTTL)
     }
 
     /// Human-readable problems, empty when the configuration is usable (LatchConfig prints them and exits 2).
@@ -59,6 +71,7 @@ public struct AuthConfiguration: Hashable, Sendable {
             problems.append("rate limit \(name) needs a limit >= 1 and a positive window")
         }
         if codeAttempts < 1 { problems.append("code attempts must be at least 1") }
+        problems += accessTokens.problems
         if lockout.threshold < 1 || !(lockout.base > 0) || lockout.cap < lockout.base || !(lockout.forgetAfter > 0) {
             problems.append("lockout needs threshold >= 1, base > 0, cap >= base, forgetAfter > 0")
         }

@@ -42,6 +42,9 @@ public enum AuthError: Error, Hashable, Sendable {
     case sessionExpired
     /// A refresh token was presented twice: its whole family has been revoked. Suggested 401.
     case refreshTokenReused
+    /// A bearer access token that is malformed, forged, signed by an unknown or revoked key, or for another
+    /// issuer or audience. Shares its code with `invalidToken` (RFC 6750's `invalid_token`); suggested 401.
+    case invalidAccessToken
 
     /// Stable machine-readable code.
     public var code: String {
@@ -64,6 +67,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
         case .refreshTokenReused: "refresh_token_reused"
+        case .invalidAccessToken: "invalid_token"
         }
     }
 
@@ -88,6 +92,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .invalidSession: "The session is not valid; sign in again."
         case .sessionExpired: "The session has expired."
         case .refreshTokenReused: "This refresh token was already used; every session from it has been signed out."
+        case .invalidAccessToken: "The access token is not valid; refresh the session or sign in again."
         }
     }
 

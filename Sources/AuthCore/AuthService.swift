@@ -69,18 +69,40 @@ public struct AuthService: Sendable {
         max(1, Int(interval.rounded(.up)))
     }
 
-    /// Makes a fresh access and refresh token pair: the raw values for the client, digests for the store. For a
-    /// new session (`now` is its start) no expiry passes the session's absolute lifetime.
+    /// Makes a fresh access and refresh token pair: the access token's id and the raw refresh token, digests for
+    /// the store. For a new session (`now` is its start) no expiry passes the session's absolute lifetime. The
+    /// access token's times are whole seconds, so its `exp`, the stored expiry and the one the client is told
+    /// are one instant.
     func makeSessionTokens(now: Date) -> SessionTokens {
-        let access = ports.tokenGenerator.makeToken()
+        let tokenID = ports.tokenGenerator.makeToken()
         let refresh = ports.tokenGenerator.makeToken()
         let maxAge = configuration.sessionMaxAge
+        let issuedAt = AccessTokenClaims.wholeSeconds(now)
         return SessionTokens(
-            accessToken: access, accessTokenHash: ports.tokenGenerator.digest(access),
-            accessExpiresAt: now.addingTimeInterval(min(configuration.accessTokenTTL, maxAge)),
+            accessTokenID: tokenID, accessTokenHash: ports.tokenGenerator.digest(tokenID), issuedAt: issuedAt,
+            accessExpiresAt: issuedAt.addingTimeInterval(min(configuration.accessTokenTTL, maxAge).rounded(.down)),
             refreshToken: refresh, refreshTokenHash: ports.tokenGenerator.digest(refresh),
             refreshExpiresAt: now.addingTimeInterval(min(configuration.refreshTokenTTL, maxAge))
         )
+    }
+
+    /// Signs the access token of `tokens` for `user`'s session and returns the pair for the client. `session`,
+    /// when given, supplies the expiries the store settled on (a refresh capped at the session's absolute
+    /// lifetime).
+    func issue(
+        _ tokens: SessionTokens, to user: UserRecord, sessionID: SessionID, session: Session? = nil,
+        deviceToken: String? = nil
+    ) throws -> IssuedSession {
+        let settings = configuration.accessTokens
+        let claims = AccessTokenClaims(
+            issuer: settings.issuer, audience: settings.audience, subject: user.id, sessionID: sessionID,
+            issuedAt: tokens.issuedAt, expiresAt: session?.accessExpiresAt ?? tokens.accessExpiresAt,
+            tokenID: tokens.accessTokenID, email: user.email, emailVerified: user.isConfirmed)
+        return IssuedSession(
+            accessToken: try ports.accessTokens.sign(claims), refreshToken: tokens.refreshToken,
+            accessTokenExpiresAt: claims.expiresAt,
+            refreshTokenExpiresAt: session?.refreshExpiresAt ?? tokens.refreshExpiresAt,
+            user: user.publicUser, deviceToken: deviceToken)
     }
 
     /// A one-time token for `purpose` and the mail carrying its universal link, ready for `issueToken`. `kind`

@@ -61,7 +61,7 @@ extension AuthService {
             key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent)
         ) else { return nil }
         try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["session_id": sessionID.description])
-        return tokens.issued(to: user.publicUser)
+        return try issue(tokens, to: user, sessionID: sessionID)
     }
 
     /// Confirm an email without signing in (the web landing page): the same single-use redemption and audit as

@@ -11,16 +11,47 @@ public enum SignOutScope: String, Hashable, Sendable, Codable, CaseIterable {
 }
 
 extension AuthService {
-    /// Bearer authentication (`Authorization: Bearer <access token>`), one read.
-    /// - Throws: `invalidSession` (unknown, revoked, or opened before the last password change), `sessionExpired`
-    ///   (refresh it), `userDisabled`.
+    /// Bearer authentication (`Authorization: Bearer <access token>`): the token's signature and claims (no
+    /// database), then one read of its session, so sign-out, a password change, disabling and deletion end
+    /// access at Latch at once, whatever the token's `exp` says to other services.
+    /// - Throws: `invalidAccessToken` (malformed, forged, an unknown or revoked key, another issuer or audience,
+    ///   issued in the future), `invalidSession` (unknown, revoked, refreshed away or opened before the last
+    ///   password change), `sessionExpired` (refresh it), `userDisabled`.
     public func authenticate(accessToken: String) throws -> AuthenticatedUser {
-        guard let found = try ports.sessions.findSession(accessTokenHash: ports.tokenGenerator.digest(accessToken)),
+        let claims: AccessTokenClaims
+        do {
+            claims = try verifyAccessToken(accessToken)
+        } catch is AccessTokenRejection {
+            throw AuthError.invalidAccessToken
+        }
+        // The session's current token is the one with this jti: a token replaced by a refresh finds nothing.
+        guard let found = try ports.sessions.findSession(accessTokenHash: ports.tokenGenerator.digest(claims.tokenID)),
+              found.session.id == claims.sessionID, found.user.id == claims.subject,
               found.session.revokedAt == nil, found.session.passwordVersion == found.user.passwordVersion
         else { throw AuthError.invalidSession }
-        if found.session.accessExpiresAt <= ports.clock.now() { throw AuthError.sessionExpired }
+        if claims.expiresAt <= ports.clock.now() { throw AuthError.sessionExpired }
         if found.user.isDisabled { throw AuthError.userDisabled }
         return AuthenticatedUser(user: found.user.publicUser, session: found.session)
+    }
+
+    /// The claims of an access token whose signature (`AccessTokenSigner.verify`), issuer, audience and issue
+    /// time hold; what any service checks, without the session. `exp` is not checked here: at Latch an expired
+    /// token of a live session is `sessionExpired`, so the client knows to refresh.
+    /// - Throws: `AccessTokenRejection`; store errors while the keys are read.
+    public func verifyAccessToken(_ token: String) throws -> AccessTokenClaims {
+        let claims = try ports.accessTokens.verify(token)
+        let settings = configuration.accessTokens
+        guard claims.issuer == settings.issuer else { throw AccessTokenRejection.wrongIssuer }
+        guard claims.audience == settings.audience else { throw AccessTokenRejection.wrongAudience }
+        guard claims.issuedAt <= ports.clock.now().addingTimeInterval(SigningKeySchedule.clockSkew) else {
+            throw AccessTokenRejection.issuedInTheFuture
+        }
+        return claims
+    }
+
+    /// The public keys access tokens are checked with (`/.well-known/jwks.json`).
+    public func publishedSigningKeys() throws -> [PublicJWK] {
+        try ports.accessTokens.publishedKeys()
     }
 
     /// Refresh-token rotation (`POST /v1/token/refresh`): the presented token is spent and a new pair issued.
@@ -38,7 +69,7 @@ extension AuthService {
         )
         switch rotation {
         case .rotated(let found):
-            return tokens.issued(to: found.user.publicUser, session: found.session)
+            return try issue(tokens, to: found.user, sessionID: found.session.id, session: found.session)
         case .reused(let userID, let sessionID):
             try audit(.refreshTokenReused, user: userID, ip: ip, detail: ["session_id": sessionID.description])
             throw AuthError.refreshTokenReused

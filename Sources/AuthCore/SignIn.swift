@@ -62,7 +62,7 @@ extension AuthService {
         }
         try audit(.signInSucceeded, user: user.id, ip: ip,
                   detail: ["session_id": session.id.description, "trusted_device": String(device != nil)])
-        return tokens.issued(to: user.publicUser, deviceToken: issuedDeviceToken)
+        return try issue(tokens, to: user, sessionID: session.id, deviceToken: issuedDeviceToken)
     }
 
     /// A presented device token that vouches for this address: known, unexpired and its user's. Anything else

@@ -4,3 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/hmac.h>
 #include <openssl/err.h>
+#include <openssl/ec.h>
+#include <openssl/bn.h>
+#include <openssl/x509.h>
+#include <openssl/core_names.h>

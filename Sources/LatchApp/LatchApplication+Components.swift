@@ -22,16 +22,38 @@ extension LatchApplication {
 
     /// The auth service on PostgreSQL with the configured Argon2id, tokens and mail templates: what latchd serves
     /// and what latchctl operates with, built in one place so the two can never differ.
+    /// - Parameter accessTokens: the signer to use (latchd passes the one it loaded at start); nil for a new one.
     public static func makeAuthService(
-        configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock()
+        configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock(),
+        accessTokens: (any AccessTokenSigner)? = nil
     ) throws -> AuthService {
         try AuthService(
             configuration: configuration.auth,
             ports: AuthPorts(
                 store: PostgresAuthStore(pool: pool), hasher: Argon2idHasher(parameters: try argon2Parameters(configuration.argon2)),
-                tokenGenerator: OpenSSLTokenGenerator(), codes: HMACOneTimeCodes(secret: configuration.serverSecret),
+                tokenGenerator: OpenSSLTokenGenerator(),
+                accessTokens: accessTokens ?? makeAccessTokens(configuration: configuration, pool: pool, clock: clock),
+                codes: HMACOneTimeCodes(secret: configuration.serverSecret),
                 clock: clock,
                 composer: MailTemplates(productName: configuration.productName)))
+    }
+
+    /// The access-token signing keys in PostgreSQL, their private parts sealed under the server secret.
+    public static func makeSigningKeys(
+        configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock()
+    ) -> SigningKeys {
+        SigningKeys(
+            store: PostgresSigningKeyStore(pool: pool),
+            factory: ES256KeyFactory(sealer: SigningKeySealer(secret: configuration.serverSecret)),
+            clock: clock, schedule: configuration.auth.signingKeySchedule)
+    }
+
+    /// ES256 access tokens over `makeSigningKeys`.
+    public static func makeAccessTokens(
+        configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock()
+    ) -> ES256AccessTokens {
+        ES256AccessTokens(keys: makeSigningKeys(configuration: configuration, pool: pool, clock: clock),
+                          sealer: SigningKeySealer(secret: configuration.serverSecret))
     }
 
     static func mailSender(_ configuration: LatchConfiguration) throws -> MailSender {

@@ -40,7 +40,12 @@ public final class LatchApplication: Sendable {
             log.log("migrations applied", ["files": .string(applied.map(\.fileName).joined(separator: ","))])
         }
 
-        service = try Self.makeAuthService(configuration: configuration, pool: pool, clock: clock)
+        // The keys are read once now: on a new database this makes the first signing key (race-free with other
+        // instances starting together), and a wrong LATCH_SECRET_KEY stops the start instead of every sign-in.
+        let accessTokens = Self.makeAccessTokens(configuration: configuration, pool: pool, clock: clock)
+        try accessTokens.reload()
+        service = try Self.makeAuthService(
+            configuration: configuration, pool: pool, clock: clock, accessTokens: accessTokens)
 
         hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096, niceness: 10)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(

@@ -82,12 +82,36 @@ extension ConfigurationLoader {
                 cap: try duration("LATCH_LOCKOUT_CAP"),
                 forgetAfter: lockout.forgetAfter
             ),
-            deepLinks: deepLinks
+            deepLinks: deepLinks,
+            accessTokens: try accessTokens(linkBase: deepLinks.linkBase)
         )
         if let problem = auth.problems.first {
             throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }
         return auth
+    }
+
+    /// The issuer defaults to the link base (latchd's public origin). It must be an http(s) URL: OpenID discovery
+    /// finds `/.well-known/openid-configuration` under it.
+    private func accessTokens(linkBase: URL) throws(ConfigurationError) -> AccessTokenConfiguration {
+        let base = linkBase.absoluteString
+        var issuer = raw("LATCH_ISSUER") ?? base
+        if issuer.hasSuffix("/") { issuer.removeLast() }
+        guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+              url.query == nil, url.fragment == nil else {
+            throw ConfigurationError(
+                variable: "LATCH_ISSUER", problem: "must be an http(s) URL without query, e.g. https://auth.example.com")
+        }
+        let audience = try valueOrDefault("LATCH_AUDIENCE")
+        guard audience.count <= 200, !audience.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ConfigurationError(variable: "LATCH_AUDIENCE", problem: "must be at most 200 characters, no control characters")
+        }
+        let maxAge = try duration("LATCH_JWKS_MAX_AGE")
+        guard maxAge >= 1, maxAge <= 86_400 else {
+            throw ConfigurationError(variable: "LATCH_JWKS_MAX_AGE", problem: "must be from 1s to 24h")
+        }
+        return AccessTokenConfiguration(issuer: issuer, audience: audience, jwksMaxAge: maxAge)
     }
 
     /// Required: codes and signing keys are protected by it, and a default would be a secret everyone knows.

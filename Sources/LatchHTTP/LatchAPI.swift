@@ -85,6 +85,7 @@ public struct LatchAPI: Sendable {
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         AccountRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
+        KeySetRoutes(context: context).register(on: &router)
     }
 
     /// Adds `GET /metrics` (Prometheus text: these request metrics, the hashing queue, `metricsSource`'s families)

@@ -15,7 +15,7 @@ struct MicroSuite {
     /// Runs the benchmarks whose id is in `only` (all when nil), in a fixed order. `select1` needs `databaseURL`.
     func run(only: Set<String>? = nil) throws -> [MicroResult] {
         var entries: [(id: String, measure: () throws -> MicroResult)] = []
-        for benchmark in cryptoBenchmarks() + (try jsonBenchmarks()) {
+        for benchmark in cryptoBenchmarks() + (try jwsBenchmarks()) + (try jsonBenchmarks()) {
             entries.append((benchmark.id, benchmark.measure))
         }
         if let databaseURL {
@@ -38,6 +38,32 @@ struct MicroSuite {
             },
             MicroBenchmark(id: "sha256", name: "SHA-256 of a token (43 bytes)", iterations: 50_000, runs: runs) {
                 Int(SHA256.hash(token)[0])
+            },
+        ]
+    }
+
+    /// The access token's cost: every sign-in, confirm and refresh signs one; every bearer request verifies one
+    /// (header match, ES256 signature check, claims decoded) before its one query. Keys as latchd keeps them:
+    /// read once, held in memory.
+    private func jwsBenchmarks() throws -> [MicroBenchmark] {
+        let sealer = SigningKeySealer(secret: try ServerSecret(bytes: Data(try SecureRandom.bytes(count: 32))))
+        let keys = SigningKeys(store: BenchSigningKeyStore(), factory: ES256KeyFactory(sealer: sealer),
+                               clock: SystemClock(), schedule: SigningKeySchedule(jwksMaxAge: 600, accessTokenTTL: 900))
+        let tokens = ES256AccessTokens(keys: keys, sealer: sealer)
+        let now = Date()
+        let claims = AccessTokenClaims(
+            issuer: "https://links.example.com", audience: "latch", subject: UserID(), sessionID: SessionID(),
+            issuedAt: now, expiresAt: now.addingTimeInterval(900), tokenID: OpenSSLTokenGenerator().makeToken(),
+            email: "someone@example.com", emailVerified: true)
+        let token = try tokens.sign(claims)
+        return [
+            MicroBenchmark(
+                id: "jws-sign", name: "ES256 JWS sign, access token (\(token.utf8.count) B)", iterations: 2_000, runs: runs
+            ) {
+                try tokens.sign(claims).utf8.count
+            },
+            MicroBenchmark(id: "jws-verify", name: "ES256 JWS verify, access token", iterations: 2_000, runs: runs) {
+                try tokens.verify(token).tokenID.utf8.count
             },
         ]
     }

@@ -37,6 +37,18 @@ import Testing
         #expect(harness.server.count("/v1/me") == 40, "each call: refused once, then retried with the new token")
     }
 
+    /// An operator revoked the key the access token was signed with: the server answers `invalid_token`, and one
+    /// refresh (a token signed with the new key) mends it without signing anyone out.
+    @Test func callsRefusedForARevokedSigningKeyShareOneRefreshAndStaySignedIn() async throws {
+        let harness = Harness()
+        harness.server.state.withLock { $0.signingKeyRevoked = true }
+        let results = await harness.concurrently(5) { client async throws(LatchError) in try await client.me() }
+        #expect(results.allSatisfy { (try? $0.get()) != nil }, "\(results.compactMap(\.failure))")
+        #expect(harness.server.count("/v1/token/refresh") == 1)
+        #expect(harness.store.loadSession()?.refreshToken == "refresh-2")
+        #expect(await harness.client.currentUser != nil)
+    }
+
     @Test func aRefusalArrivingAfterTheRefreshEndedRetriesWithTheNewTokenInsteadOfRefreshing() async throws {
         let harness = Harness()
         harness.server.state.withLock { $0.accessExpired = true }

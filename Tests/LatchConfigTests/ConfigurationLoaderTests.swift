@@ -47,6 +47,22 @@ import Testing
         #expect(try load(["LATCH_HEADER_TIMEOUT": "5s", "LATCH_BODY_TIMEOUT": "5s"]).requestDeadlines.body == 5)
     }
 
+    /// The access tokens' issuer is latchd's public URL (the link base unless set), their audience `latch`.
+    @Test func accessTokenSettingsDefaultToTheLinkBaseAndAreValidated() throws {
+        let defaults = try load(["LATCH_LINK_BASE": "https://links.example.com/"]).auth.accessTokens
+        #expect(defaults == .init(issuer: "https://links.example.com", audience: "latch", jwksMaxAge: 600))
+        let set = try load(["LATCH_ISSUER": "https://auth.example.com/", "LATCH_AUDIENCE": "my-api",
+                            "LATCH_JWKS_MAX_AGE": "5m"]).auth.accessTokens
+        #expect(set == .init(issuer: "https://auth.example.com", audience: "my-api", jwksMaxAge: 300))
+        #expect(try load(arguments: ["--issuer", "https://id.example.com/latch"]).auth.accessTokens.jwksURI
+            == "https://id.example.com/latch/.well-known/jwks.json")
+        #expect(problemVariable(["LATCH_ISSUER": "auth.example.com"]) == "LATCH_ISSUER")
+        #expect(problemVariable(["LATCH_ISSUER": "https://auth.example.com/?x=1"]) == "LATCH_ISSUER")
+        #expect(problemVariable(["LATCH_AUDIENCE": "a\u{7}b"]) == "LATCH_AUDIENCE")
+        #expect(problemVariable(["LATCH_JWKS_MAX_AGE": "0s"]) == "LATCH_JWKS_MAX_AGE")
+        #expect(problemVariable(["LATCH_JWKS_MAX_AGE": "2d"]) == "LATCH_JWKS_MAX_AGE")
+    }
+
     @Test func flagsOverrideTheEnvironment() throws {
         let config = try load(["LATCH_LISTEN": "127.0.0.1:1"], arguments: ["--listen", "0.0.0.0:9090", "--reset-ttl=30m", "--rate-signin-ip", "7/2m"])
         #expect(config.listen == .init(host: "0.0.0.0", port: 9090))

@@ -26,11 +26,33 @@ import Testing
         }
     }
 
+    @Test func decodesWhatFoundationDecodesForEveryLengthUpTo100() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...100 {
+            let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let text = data.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.decode(text) == data, "length \(count)")
+            #expect(Base64URL.decode(text[...]) == data, "a Substring, without a copy")
+        }
+    }
+
+    /// "Zg" is 0x66; "Zh" sets an unused bit of the last character: the same byte, spelled a second way.
+    @Test func onlyTheCanonicalSpellingDecodes() {
+        #expect(Base64URL.decode("Zg") == Data([0x66]))
+        #expect(Base64URL.decode("Zh") == nil)
+        #expect(Base64URL.decode("Zm8") == Data([0x66, 0x6f]))
+        #expect(Base64URL.decode("Zm9") == nil)
+    }
+
     @Test func rejectsForeignCharactersAndImpossibleLengths() {
         #expect(Base64URL.decode("ab+c") == nil)
         #expect(Base64URL.decode("ab/c") == nil)
         #expect(Base64URL.decode("Zg==") == nil)
         #expect(Base64URL.decode("abcde") == nil)
         #expect(Base64URL.decode("ab c") == nil)
+        #expect(Base64URL.decode("a") == nil)
+        #expect(Base64URL.decode("abcd\u{e9}") == nil)
     }
 }

@@ -32,6 +32,8 @@ import Testing
         Row(error: .invalidSession, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
         Row(error: .sessionExpired, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
         Row(error: .refreshTokenReused, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
+        // The same code as a bad link's, but a bearer refusal: 401 with the challenge, not 400.
+        Row(error: .invalidAccessToken, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
     ]
 
     @Test(arguments: rows)
@@ -91,7 +93,7 @@ import Testing
             (APIError.unknownField(expected: ["email"]), 422, "invalid_request"),
             (APIError.fieldHasNUL("email"), 422, "invalid_request"),
             (APIError.missingToken, 401, "missing_token"),
-            (APIError.malformedToken, 401, "invalid_session"),
+            (APIError.malformedToken, 401, "invalid_token"),
             (APIError.notReady, 503, "not_ready"),
             (HTTPError(status: .notFound, code: "not_found", message: "x"), 404, "not_found"),
         ]

@@ -1,9 +1,14 @@
 import Foundation
 
-/// A fresh access/refresh pair while a flow is issuing it: raw tokens for the client, digests for the store.
+/// A fresh access/refresh pair while a flow is issuing it: the access token's id (`jti`) and the raw refresh
+/// token for the client, digests for the store. The access token itself is signed last (`AuthService.issue`),
+/// once the session and its user are known.
 struct SessionTokens: Sendable {
-    let accessToken: String
+    /// The `jti` of the access token: its SHA-256 is what the session stores (`access_token_hash`).
+    let accessTokenID: String
     let accessTokenHash: Data
+    /// Whole seconds, as a JWT carries them.
+    let issuedAt: Date
     let accessExpiresAt: Date
     let refreshToken: String
     let refreshTokenHash: Data
@@ -15,14 +20,5 @@ struct SessionTokens: Sendable {
         SessionCredentials(accessTokenHash: accessTokenHash, accessExpiresAt: accessExpiresAt,
                            refreshTokenHash: refreshTokenHash, refreshExpiresAt: refreshExpiresAt,
                            userAgent: UserAgentText.sanitized(userAgent), ip: ip)
-    }
-
-    /// The pair for the client. `session`, when given, supplies the expiries the store settled on (a refresh
-    /// capped at the session's absolute lifetime).
-    func issued(to user: User, session: Session? = nil, deviceToken: String? = nil) -> IssuedSession {
-        IssuedSession(accessToken: accessToken, refreshToken: refreshToken,
-                      accessTokenExpiresAt: session?.accessExpiresAt ?? accessExpiresAt,
-                      refreshTokenExpiresAt: session?.refreshExpiresAt ?? refreshExpiresAt,
-                      user: user, deviceToken: deviceToken)
     }
 }

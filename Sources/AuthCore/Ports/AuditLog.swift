@@ -61,4 +61,10 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case userDeleted = "user_deleted"
     /// latchctl cleared an email's sign-in lockout and per-email sign-in limit.
     case userUnlocked = "user_unlocked"
+    /// An access-token signing key was made: the first one, a rotation's next key, or a replacement.
+    case signingKeyCreated = "signing_key_created"
+    /// A waiting signing key was made current early (the current one was revoked).
+    case signingKeyActivated = "signing_key_activated"
+    /// An operator revoked a signing key.
+    case signingKeyRevoked = "signing_key_revoked"
 }

@@ -12,6 +12,8 @@ public struct AuthPorts: Sendable {
     public var audit: any AuditLog
     public var hasher: any PasswordHasher
     public var tokenGenerator: any TokenGenerator
+    /// Signs and checks the access tokens (JWS).
+    public var accessTokens: any AccessTokenSigner
     public var codes: any OneTimeCodes
     public var clock: any WallClock
     public var composer: any MailComposer
@@ -20,8 +22,8 @@ public struct AuthPorts: Sendable {
         users: any UserStore, tokens: any TokenStore, sessions: any SessionStore, outbox: any MailOutbox,
         rateLimits: any RateLimitStore, signInFailures: any SignInFailureStore, devices: any TrustedDeviceStore,
         accounts: any AccountStore, audit: any AuditLog,
-        hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, codes: any OneTimeCodes, clock: any WallClock,
-        composer: any MailComposer
+        hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, accessTokens: any AccessTokenSigner,
+        codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer
     ) {
         self.users = users
         self.tokens = tokens
@@ -34,6 +36,7 @@ public struct AuthPorts: Sendable {
         self.audit = audit
         self.hasher = hasher
         self.tokenGenerator = tokenGenerator
+        self.accessTokens = accessTokens
         self.codes = codes
         self.clock = clock
         self.composer = composer
@@ -41,13 +44,13 @@ public struct AuthPorts: Sendable {
 
     /// All store ports from one object.
     public init(
-        store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator, codes: any OneTimeCodes,
-        clock: any WallClock, composer: any MailComposer
+        store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator,
+        accessTokens: any AccessTokenSigner, codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer
     ) {
         self.init(
             users: store, tokens: store, sessions: store, outbox: store, rateLimits: store, signInFailures: store,
-            devices: store, accounts: store, audit: store, hasher: hasher, tokenGenerator: tokenGenerator, codes: codes, clock: clock,
-            composer: composer
+            devices: store, accounts: store, audit: store, hasher: hasher, tokenGenerator: tokenGenerator,
+            accessTokens: accessTokens, codes: codes, clock: clock, composer: composer
         )
     }
 }

@@ -13,7 +13,9 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailNotConfirmed
     /// `user_disabled`: an operator disabled the account. Ends the session when a session call meets it.
     case userDisabled
-    /// `invalid_token`: the link's token is unknown or meant for something else.
+    /// `invalid_token`: the link's token is unknown or meant for something else; on a call with the session, the
+    /// access token was refused as not Latch's (malformed, or signed by a key an operator revoked), which one
+    /// refresh mends: the client refreshes and retries once before it reports this.
     case invalidToken
     /// `token_expired`: the link is too old; ask for a new mail.
     case tokenExpired
@@ -121,8 +123,9 @@ public enum LatchError: Error, Hashable, Sendable {
         }
     }
 
-    /// A 401 on a bearer call: the access token expired or its session changed; a refresh tells which.
-    var rejectsAccessToken: Bool { self == .invalidSession || self == .sessionExpired }
+    /// A 401 on a bearer call: the access token expired, its session changed, or its signing key was revoked; a
+    /// refresh tells which (and gets a token signed with the current key).
+    var rejectsAccessToken: Bool { self == .invalidSession || self == .sessionExpired || self == .invalidToken }
 }
 
 extension LatchError: CustomStringConvertible {

@@ -3,11 +3,11 @@ import HTTPServer
 /// Strict parsing of `Authorization: Bearer <token>` (RFC 6750 §2.1).
 ///
 /// The scheme is case-insensitive, followed by exactly one space and a `b64token`
-/// (`A–Z a–z 0–9 - . _ ~ + /`, then optional `=` padding) of at most 512 bytes. No field, or another scheme,
-/// is "no credentials" (`missingToken`); a Bearer field of any other shape, or two fields, is `malformedToken`,
-/// which is answered like an unknown token without asking the database.
+/// (`A–Z a–z 0–9 - . _ ~ + /`, then optional `=` padding) of at most 4096 bytes (an access token is a JWS of
+/// under 1 KiB). No field, or another scheme, is "no credentials" (`missingToken`); a Bearer field of any other
+/// shape, or two fields, is `malformedToken`, which is answered like a forged token without further work.
 enum BearerToken {
-    static let maxTokenBytes = FieldLimits.tokenBytes
+    static let maxTokenBytes = 4096
 
     static func parse(_ headers: HTTPHeaders) throws(APIError) -> String {
         let fields = headers.values(for: "Authorization")

@@ -21,7 +21,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
     /// No `Authorization: Bearer …` header. 401 `missing_token`.
     case missingToken
     /// An `Authorization` header with the Bearer scheme but not the RFC 6750 shape (or sent twice).
-    /// Answered like an unknown token: 401 `invalid_session`.
+    /// Answered like a forged one: 401 `invalid_token`.
     case malformedToken
     /// The readiness check failed (database unreachable, draining). 503 `not_ready`.
     case notReady
@@ -33,7 +33,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
         switch self {
         case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: .unprocessableContent
         case .missingToken: .unauthorized
-        case .malformedToken: AuthError.invalidSession.status
+        case .malformedToken: AuthError.invalidAccessToken.status
         case .notReady, .serviceUnavailable: .serviceUnavailable
         }
     }
@@ -42,7 +42,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
         switch self {
         case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: "invalid_request"
         case .missingToken: "missing_token"
-        case .malformedToken: AuthError.invalidSession.code
+        case .malformedToken: AuthError.invalidAccessToken.code
         case .notReady: "not_ready"
         case .serviceUnavailable: "service_unavailable"
         }
@@ -57,7 +57,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
         case .unknownField(let expected): "unknown field; this endpoint takes only: \(expected.joined(separator: ", "))"
         case .fieldHasNUL(let field): "field must not contain NUL characters: \(field)"
         case .missingToken: "This endpoint needs an Authorization: Bearer header."
-        case .malformedToken: AuthError.invalidSession.message
+        case .malformedToken: AuthError.invalidAccessToken.message
         case .notReady: "The service is not ready to serve requests."
         case .serviceUnavailable: "The service is temporarily unavailable; try again later."
         }
@@ -67,7 +67,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
     public var headers: HTTPHeaders {
         switch self {
         case .missingToken: ["WWW-Authenticate": "Bearer"]
-        case .malformedToken: AuthError.invalidSession.headers
+        case .malformedToken: AuthError.invalidAccessToken.headers
         default: HTTPHeaders()
         }
     }

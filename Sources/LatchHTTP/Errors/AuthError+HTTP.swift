@@ -10,7 +10,7 @@ extension AuthError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
-        case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused: .unauthorized
+        case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken: .unauthorized
         case .emailNotConfirmed, .userDisabled: .forbidden
         case .invalidToken, .tokenExpired, .invalidCode: .badRequest
         case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken: .conflict
@@ -23,7 +23,8 @@ extension AuthError: HTTPResponseError {
     public var headers: HTTPHeaders {
         switch self {
         case .rateLimited(let seconds): ["Retry-After": String(seconds)]
-        case .invalidSession, .sessionExpired, .refreshTokenReused: ["WWW-Authenticate": Self.invalidTokenChallenge]
+        case .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken:
+            ["WWW-Authenticate": Self.invalidTokenChallenge]
         default: HTTPHeaders()
         }
     }

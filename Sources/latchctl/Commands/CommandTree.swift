@@ -8,7 +8,7 @@ enum CommandTree {
             summary: "Operate Latch: issue links, manage users and sessions, look after the outbox and the database.",
             subcommands: [
                 MigrateCommand.spec, LinkCommand.spec, UsersCommand.spec, SessionsCommand.spec, OutboxCommand.spec,
-                AuditCommand.spec, TokensCommand.spec, SecretCommand.spec,
+                AuditCommand.spec, TokensCommand.spec, KeysCommand.spec, SecretCommand.spec,
             ],
             discussion: """
                 latchctl connects to PostgreSQL directly (DATABASE_URL or --database-url) and reads the same

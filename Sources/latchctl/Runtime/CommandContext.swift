@@ -77,6 +77,11 @@ final class CommandContext {
         return AdminOperations(service: service, store: PostgresAdminStore(pool: pool), actor: actor)
     }
 
+    /// The access-token signing keys, with latchd's schedule (LATCH_JWKS_MAX_AGE, LATCH_ACCESS_TTL) and secret.
+    func signingKeys() throws -> SigningKeys {
+        LatchApplication.makeSigningKeys(configuration: try configuration(), pool: try pool(), clock: clock)
+    }
+
     func close() {
         openPool?.close()
     }

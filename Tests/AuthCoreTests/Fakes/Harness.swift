@@ -16,6 +16,7 @@ struct Harness {
     let hasher = FakeHasher()
     let generator = SequentialTokenGenerator()
     let codes = SequentialCodes()
+    let accessTokens = FakeAccessTokenSigner()
     let clock = ManualClock()
     let composer = RecordingComposer()
     let service: AuthService
@@ -27,7 +28,8 @@ struct Harness {
     init(configure: (inout AuthConfiguration) -> Void = { _ in }) {
         var configuration = AuthConfiguration(deepLinks: Self.deepLinks)
         configure(&configuration)
-        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator, codes: codes, clock: clock,
+        let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator,
+                              accessTokens: accessTokens, codes: codes, clock: clock,
                               composer: composer)
         service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
     }

@@ -14,6 +14,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var revoked = false
         /// The current access token has expired at the server (whatever the client's clock says).
         var accessExpired = false
+        /// The key the current access token is signed with was revoked: it is refused as `invalid_token` until a
+        /// refresh issues one signed with the new key.
+        var signingKeyRevoked = false
         var spentRefreshTokens: Set<String> = []
         var requests: [TransportRequest] = []
         /// Answers that replace the model's, by path (e.g. a 429 for /v1/signin).
@@ -154,6 +157,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 state.spentRefreshTokens.insert(token)
                 state.generation += 1
                 state.accessExpired = false
+                state.signingKeyRevoked = false
                 return state.generation
             }
             if state.spentRefreshTokens.contains(token) { state.revoked = true; return -1 }
@@ -167,12 +171,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     /// Answers a bearer request: `invalid_session` for a token of an older generation or a revoked family,
-    /// `session_expired` for the current one once expired, else `answer`.
+    /// `invalid_token` for the current one while its signing key is revoked, `session_expired` for it once
+    /// expired, else `answer`.
     private func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
         -> TransportResponse {
         let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         func refusal(_ state: State) -> String? {
             if state.revoked || token != "access-\(state.generation)" { return "invalid_session" }
+            if state.signingKeyRevoked { return "invalid_token" }
             return state.accessExpired ? "session_expired" : nil
         }
         if state.withLock({ refusal($0) }) != nil { await refusalGate.pass() }

@@ -14,6 +14,7 @@ final class APIHarness: Sendable {
     let hasher = FakeHasher()
     let clock = ManualClock()
     let codes = SequentialCodes()
+    let accessTokens = FakeAccessTokenSigner()
     let pool = WorkerPool(name: "test-hash", threads: 1, queueCapacity: 4)
     let api: LatchAPI
     let router: Router
@@ -25,7 +26,7 @@ final class APIHarness: Sendable {
     init(trustProxy: Bool = false, rateLimits: AuthRateLimits = AuthRateLimits(),
          metricsSource: (any MetricsSource)? = nil) throws {
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: SequentialTokenGenerator(),
-                              codes: codes, clock: clock,
+                              accessTokens: accessTokens, codes: codes, clock: clock,
                               composer: RecordingComposer())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
         let auth = try AuthService(

@@ -93,7 +93,7 @@ import Testing
         let authErrors: [AuthError] = [
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
-            .invalidSession, .sessionExpired, .refreshTokenReused, .emailTaken, .emailUnchanged, .sessionNotFound,
+            .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken, .emailTaken, .emailUnchanged, .sessionNotFound,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,

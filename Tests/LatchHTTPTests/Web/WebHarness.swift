@@ -22,7 +22,8 @@ final class WebHarness: Sendable {
 
     init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
          linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
-        let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator, codes: codes, clock: clock,
+        let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator,
+                              accessTokens: FakeAccessTokenSigner(), codes: codes, clock: clock,
                               composer: RecordingComposer())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
                                           additionalHosts: additionalHosts)

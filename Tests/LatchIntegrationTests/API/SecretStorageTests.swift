@@ -11,7 +11,9 @@ import Testing
         var passwords: [String] = []
         var mailedTokens: [String] = []
         var sessionTokens: [String] = []
-        var all: [String] { passwords + mailedTokens + sessionTokens }
+        /// The access tokens' `jti`s: only their SHA-256 may be stored.
+        var accessTokenIDs: [String] = []
+        var all: [String] { passwords + mailedTokens + sessionTokens + accessTokenIDs }
     }
 
     static func runEveryFlow(through api: APIClient, reading app: TestApp) throws -> Secrets {
@@ -41,6 +43,7 @@ import Testing
                                   as: SessionJSON.self)
         secrets.mailedTokens = [confirmToken, resetToken]
         secrets.sessionTokens = [confirmed, signedIn, rotated, last].flatMap { [$0.access_token, $0.refresh_token] }
+        secrets.accessTokenIDs = try [confirmed, signedIn, rotated, last].map { try AccessTokenParts.tokenID($0.access_token) }
         return secrets
     }
 
@@ -59,7 +62,7 @@ import Testing
                                   [token]) == 1)
         }
         #expect(try app.count("SELECT count(*)::int8 FROM sessions WHERE access_token_hash = sha256(convert_to($1, 'UTF8'))",
-                              [secrets.sessionTokens[6]]) == 1)
+                              [secrets.accessTokenIDs[3]]) == 1)
         #expect(try app.count("SELECT count(*)::int8 FROM refresh_tokens WHERE token_hash = sha256(convert_to($1, 'UTF8'))",
                               [secrets.sessionTokens[7]]) == 1)
 

@@ -22,7 +22,8 @@ import Testing
 
         // Revoke the session of the first sign-in: the one whose access token stops working.
         let firstID = try #require(try app.pool.query(
-            "SELECT id::text FROM sessions WHERE access_token_hash = sha256(convert_to($1, 'UTF8'))", [first]
+            "SELECT id::text FROM sessions WHERE access_token_hash = sha256(convert_to($1, 'UTF8'))",
+            [try AccessTokenParts.tokenID(first)]
         ).first?.decode(String.self, column: 0))
         let revoked = try latchctl("sessions", "revoke", "gus@example.com", "--id", firstID, "--actor", "support-kim")
         #expect(revoked.status == 0, "\(revoked)")

@@ -11,17 +11,16 @@ import Testing
         """
 
     @Test func twentyCallsRefusedForAnAccessTokenExpiredAtTheServerShareOneRefresh() async throws {
-        let app = try TestApp()
+        let serverClock = ShiftedClock()
+        let app = try TestApp(clock: serverClock)
         defer { app.stop() }
         let transport = CountingTransport()
         let client = try app.latchClient(transport: transport)
         let email = "refresh-401@example.test"
         try await app.signUpAndConfirm(email, with: client)
-        // Expired at the server; the client's clock still says fifteen minutes: every call meets a 401.
-        try app.sql("""
-            UPDATE sessions SET access_expires_at = now() - interval '1 second'
-            WHERE user_id = (SELECT id FROM users WHERE email = $1)
-            """, [email])
+        // Expired at the server (its clock is past the token's exp); the client's clock still says fifteen
+        // minutes: every call meets a 401.
+        serverClock.advance(by: 15 * 60 + 1)
 
         try await expectOneRefresh(for: email, client: client, transport: transport, app: app)
     }

@@ -21,8 +21,10 @@ final class TestApp: @unchecked Sendable {
 
     static let linkBase = "https://links.example.test"
 
-    /// - Parameter environment: extra or overriding variables (e.g. tight rate limits, `LATCH_OUTBOX_WORKERS`).
-    init(environment: [String: String] = [:], database: TestDatabase? = nil) throws {
+    /// - Parameters:
+    ///   - environment: extra or overriding variables (e.g. tight rate limits, `LATCH_OUTBOX_WORKERS`).
+    ///   - clock: the server's clock (a `ShiftedClock` lets a test move latchd's time: token expiry, key rotation).
+    init(environment: [String: String] = [:], database: TestDatabase? = nil, clock: any WallClock = SystemClock()) throws {
         let database = try database ?? TestDatabase.migrated()
         self.database = database
         mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
@@ -43,7 +45,7 @@ final class TestApp: @unchecked Sendable {
         ]
         variables.merge(environment) { $1 }
         let configuration = try ConfigurationLoader(environment: variables).load()
-        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard))
+        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard), clock: clock)
         try application.start()
         pool = database.makePool(maxConnections: 4)
         parser = DeepLinkParser(configuration: configuration.auth.deepLinks)

@@ -1,0 +1,89 @@
+import Foundation
+import LatchTestSupport
+
+/// PyJWT with `cryptography` (PyPI, in the test venv that scripts/test-venv makes): an implementation of JWT
+/// verification that shares no code with Latch, run as another service would run it, from latchd's URL alone
+/// (`Tests/pyjwt/verify_with_pyjwt.py`).
+struct PyJWTVerifier {
+    /// One token's verdict.
+    struct Verdict: CustomStringConvertible {
+        let object: [String: Any]
+
+        var isValid: Bool { object["valid"] as? Bool == true }
+        var kid: String? { object["kid"] as? String }
+        var claims: [String: Any] { object["claims"] as? [String: Any] ?? [:] }
+        var header: [String: Any] { object["header"] as? [String: Any] ?? [:] }
+        var error: String { object["error"] as? String ?? "" }
+        var description: String { isValid ? "valid (\(kid ?? "?"))" : "refused: \(error)" }
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case noVenv(String)
+        case failed(Int32, String)
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .noVenv(let path): "no Python venv with PyJWT at \(path): run scripts/test-venv (scripts/test does)"
+            case .failed(let status, let output): "verify_with_pyjwt.py exited \(status): \(output)"
+            case .unreadable(let line): "verify_with_pyjwt.py printed \(line)"
+            }
+        }
+    }
+
+    /// latchd's base URL as the test reaches it.
+    let baseURL: String
+    let audience: String
+
+    init(port: Int, audience: String = "latch") {
+        baseURL = "http://127.0.0.1:\(port)"
+        self.audience = audience
+    }
+
+    static var python: URL {
+        let venv = ProcessInfo.processInfo.environment["LATCH_VENV"]
+            ?? TestDatabase.packageRoot.appendingPathComponent(".build/venv").path
+        return URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
+    }
+
+    static var script: URL { TestDatabase.packageRoot.appendingPathComponent("Tests/pyjwt/verify_with_pyjwt.py") }
+
+    func verify(_ tokens: String...) throws -> [Verdict] { try verify(tokens) }
+
+    func verify(_ tokens: [String]) throws -> [Verdict] {
+        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else { throw Failure.noVenv(Self.python.path) }
+        let process = Process()
+        process.executableURL = Self.python
+        process.arguments = [Self.script.path, "--base", baseURL, "--audience", audience]
+        process.environment = ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pyjwt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        let input = Pipe()
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = input
+        try process.run()
+        signal(SIGPIPE, SIG_IGN)
+        try input.fileHandleForWriting.write(contentsOf: Data(tokens.joined(separator: "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try handle.close()
+        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw Failure.failed(process.terminationStatus, text) }
+        let verdicts = try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw Failure.unreadable(String(line))
+            }
+            return Verdict(object: object)
+        }
+        guard verdicts.count == tokens.count else { throw Failure.unreadable(text) }
+        return verdicts
+    }
+}
