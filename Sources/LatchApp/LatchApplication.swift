@@ -24,11 +24,14 @@ public final class LatchApplication: Sendable {
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
+    /// Flushed at `stop()`: request lines are buffered (`LogWriter`).
+    private let log: LogWriter
 
     /// Validates the settings that need a component, connects, applies pending migrations and builds every
     /// component. Nothing listens until `start()`.
     public init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock = SystemClock()) throws {
         self.configuration = configuration
+        self.log = log
         // Configuration errors first, before touching the database, so they exit with code 2 straight away.
         _ = try Self.argon2Parameters(configuration.argon2)
         let sender = try Self.mailSender(configuration)
@@ -47,7 +50,8 @@ public final class LatchApplication: Sendable {
         service = try Self.makeAuthService(
             configuration: configuration, pool: pool, clock: clock, accessTokens: accessTokens)
 
-        hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096, niceness: 10)
+        hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096,
+                              priority: .background)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
             configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
 
@@ -68,7 +72,7 @@ public final class LatchApplication: Sendable {
                     "method": .string(entry.method), "route": .string(entry.route ?? RequestMetrics.unmatchedRoute),
                     "path": .string(entry.path), "status": .int(entry.status),
                     "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
-                ])
+                ], buffered: true)
             })
         metricsServer = Self.makeMetricsServer(configuration: configuration, api: api)
         api.connections.observe(server)
@@ -99,6 +103,7 @@ public final class LatchApplication: Sendable {
         outboxWorker?.stop(timeout: .seconds(30))
         outboxWakeup?.listener.close()
         pool.close()
+        log.flush()
     }
 
     /// Applies migrations, retrying for a while when the database is not up yet (containers start together).

@@ -27,24 +27,27 @@ import Testing
     }
 
     #if os(Linux)
-    @Test func nicenessLowersThePoolThreadsOnlyNotTheProcess() {
+    @Test func aBackgroundPoolRunsItsThreadsAsBatchAtNice19NotTheProcess() {
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         let before = getpriority(which, 0)
-        let pool = WorkerPool(name: "nice-test", threads: 2, queueCapacity: 10, niceness: 5)
-        let seen = Locked<[Int32]>([])
+        let policyBefore = sched_getscheduler(0)
+        let pool = WorkerPool(name: "batch-test", threads: 2, queueCapacity: 10, priority: .background)
+        let seen = Locked<[(nice: Int32, policy: Int32)]>([])
         let done = DispatchGroup()
         for _ in 0..<4 {
             done.enter()
             _ = pool.submit {
-                let value = getpriority(which, 0)
-                seen.update { $0.append(value) }
+                let nice = getpriority(which, 0)
+                seen.update { $0.append((nice, sched_getscheduler(0))) }
                 done.leave()
             }
         }
         #expect(done.wait(timeout: .now() + 10) == .success)
         pool.shutdown()
-        #expect(seen.value.count == 4 && seen.value.allSatisfy { $0 == min(before + 5, 19) }, "\(seen.value)")
-        #expect(getpriority(which, 0) == before, "the submitting thread keeps its priority")
+        // 3 is SCHED_BATCH.
+        #expect(seen.value.count == 4 && seen.value.allSatisfy { $0.nice == 19 && $0.policy == 3 }, "\(seen.value)")
+        #expect(getpriority(which, 0) == before && sched_getscheduler(0) == policyBefore,
+                "the submitting thread keeps its scheduling")
     }
     #endif
 

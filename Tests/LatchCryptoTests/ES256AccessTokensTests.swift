@@ -1,7 +1,7 @@
 import AuthCore
 import AuthCoreTesting
 import Foundation
-import LatchCrypto
+@testable import LatchCrypto
 import Testing
 
 /// JWS/ES256AccessTokens.swift: what it signs, what it refuses, and how long it trusts the keys it read.
@@ -83,6 +83,8 @@ import Testing
     @Test func aChangedClaimOrSignatureIsABadSignature() throws {
         let fixture = Fixture()
         let token = try fixture.tokens.sign(fixture.claims())
+        // The genuine token was checked (and its answer kept) first: no altered spelling may borrow it.
+        _ = try fixture.tokens.verify(token)
         let parts = Self.parts(token)
         var claims = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(parts[1]))) as? [String: Any]
         claims?["email"] = "mallory@example.com"
@@ -168,6 +170,22 @@ import Testing
         fixture.clock.advance(by: SigningKeySchedule.cacheInterval)
         _ = try fixture.tokens.verify(token)
         #expect(fixture.store.reads == reads + 1)
+    }
+
+    @Test func aCheckedSignatureIsKeptOnlyForTheExactTextAndABoundedNumberOfTokens() throws {
+        var kept = VerifiedTokens(capacity: 2)
+        let fixture = Fixture()
+        let now = fixture.clock.now()
+        let live = fixture.claims()
+        var expired = fixture.claims()
+        expired.expiresAt = now.addingTimeInterval(-1)
+        kept.insert(.init(kid: "k", claims: expired), for: "a", now: now)
+        kept.insert(.init(kid: "k", claims: live), for: "b", now: now)
+        kept.insert(.init(kid: "k", claims: live), for: "c", now: now)
+        #expect(kept.count == 2 && kept.entry(for: "a") == nil, "the expired entry made room")
+        kept.insert(.init(kid: "k", claims: live), for: "d", now: now)
+        #expect(kept.count == 1 && kept.entry(for: "d")?.claims == live, "nothing expired: all went")
+        #expect(kept.entry(for: "D") == nil)
     }
 
     @Test func aRevokedKeyStopsVerifyingWithinTheCacheIntervalAndANewKeySigns() throws {

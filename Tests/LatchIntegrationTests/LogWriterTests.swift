@@ -56,4 +56,57 @@ import Testing
         #expect(line.hasPrefix(#"{"a":"x","b":1,"msg":"m","ts":""#))
         #expect(LogWriter.timestamp(Date(timeIntervalSince1970: 1_780_000_000.25)) == "2026-05-28T20:26:40.250Z")
     }
+
+    /// Request lines wait in a buffer (a write per request cost CPU); every other line, and `flush()`, write them
+    /// out first, so lines keep their order and a stop loses none.
+    @Test func bufferedLinesKeepTheirOrderAndLeaveWithTheNextPlainLineOrAFlush() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let log = LogWriter(handle: try FileHandle(forWritingTo: url))
+        func messages() throws -> [String] {
+            try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["msg"] as? String ?? ""
+            }
+        }
+        log.log("request 1", buffered: true)
+        log.log("request 2", buffered: true)
+        log.log("shutting down")
+        #expect(try messages() == ["request 1", "request 2", "shutting down"])
+        log.log("request 3", buffered: true)
+        log.flush()
+        #expect(try messages().last == "request 3")
+    }
+
+    @Test func aBufferedLineLeavesWithinTheFlushIntervalUnprompted() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let log = LogWriter(handle: try FileHandle(forWritingTo: url))
+        log.log("request", buffered: true)
+        // Bounded: the flusher runs every 0.1 s; wait up to 5 s rather than assert a time.
+        var text = ""
+        for _ in 0..<100 where !text.contains("request") {
+            Thread.sleep(forTimeInterval: 0.05)
+            text = try String(contentsOf: url, encoding: .utf8)
+        }
+        #expect(text.contains(#""msg":"request""#))
+    }
+
+    @Test func aFullBufferIsWrittenAtOnce() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let log = LogWriter(handle: try FileHandle(forWritingTo: url))
+        let path = String(repeating: "p", count: 1024)
+        var logged = 0
+        while logged * 1024 < LogWriter.bufferLimit + 1024 {
+            log.log("request", ["path": .string(path)], buffered: true)
+            logged += 1
+        }
+        // Written by the logging thread itself (the flusher may have written some before): at least a buffer's worth.
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
+        #expect(size >= LogWriter.bufferLimit)
+        log.flush()
+    }
 }

@@ -41,11 +41,19 @@ public final class WorkerPool: Sendable {
     private let available = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
 
+    /// How a pool's threads are scheduled against the MHD threads.
+    public enum Priority: Sendable {
+        /// As any thread of the process.
+        case normal
+        /// CPU-bound background work (password hashing): Linux `SCHED_BATCH` at nice 19. With every core busy
+        /// hashing, a cheap request's thread still gets the CPU first and at once: batch threads never preempt
+        /// on wake-up, and at nice 19 they weigh 15 against the MHD threads' 1024. They are never starved (unlike
+        /// `SCHED_IDLE`): a flood of cheap requests slows sign-ins, it cannot stop them.
+        case background
+    }
+
     /// Starts `threads` threads named `name`.
-    /// - Parameter niceness: added to each thread's scheduling niceness (Linux; 0 leaves it). The hashing pool runs
-    ///   at a higher niceness so that, with every core busy hashing, the MHD threads still get the CPU first and
-    ///   cheap requests keep their latency.
-    public init(name: String, threads: Int, queueCapacity: Int, niceness: Int32 = 0) {
+    public init(name: String, threads: Int, queueCapacity: Int, priority: Priority = .normal) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
         for index in 0..<threadCount {
@@ -54,22 +62,21 @@ public final class WorkerPool: Sendable {
                 // Named from inside: on Linux a name set before start() is not applied,
                 // and named threads are what `top -H` and debuggers show.
                 Thread.current.name = "\(name)-\(index)"
-                if niceness != 0 { Self.lowerPriority(by: niceness) }
+                if priority == .background { Self.runInBackground() }
                 runLoop()
                 finished.leave()
             }.start()
         }
     }
 
-    /// Linux keeps the nice value per thread, and `PRIO_PROCESS` with id 0 names the calling thread (the kernel
-    /// resolves 0 to the current task), so this lowers only the pool thread that calls it.
-    static func lowerPriority(by niceness: Int32) {
+    /// Linux keeps the policy and nice value per thread, and id 0 names the calling thread (the kernel resolves 0
+    /// to the current task), so this changes only the pool thread that calls it. Failures leave it as it was.
+    static func runInBackground() {
         #if os(Linux)
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, current + niceness)
+        var parameters = sched_param(sched_priority: 0)
+        // SCHED_BATCH is 3 (linux/sched.h); Glibc exports it only under _GNU_SOURCE, which Swift does not set.
+        _ = sched_setscheduler(0, 3, &parameters)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         #endif
     }
 

@@ -19,6 +19,11 @@ public final class ES256AccessTokens: AccessTokenSigner, Sendable {
     private let keys: SigningKeys
     private let sealer: SigningKeySealer
     private let cache = Mutex<LoadedKeyRing?>(nil)
+    /// Signatures already checked (see `VerifiedTokens`): the bearer check's signature step once per token.
+    private let verified = Mutex(VerifiedTokens(capacity: ES256AccessTokens.verifiedCapacity))
+    /// About 4 MB at most (a token and its claims are under 1 KB): room for every client of a busy instance
+    /// within one access-token lifetime.
+    static let verifiedCapacity = 4096
     /// Held while the keys are read, so that one thread reads them and the others wait for its answer.
     private let reading = Mutex(())
 
@@ -43,8 +48,11 @@ public final class ES256AccessTokens: AccessTokenSigner, Sendable {
     }
 
     public func verify(_ token: String) throws -> AccessTokenClaims {
-        guard let jws = CompactJWS(token) else { throw AccessTokenRejection.malformed }
         let ring = try ring()
+        if let known = verified.withLock({ $0.entry(for: token) }), ring.verifiers[known.kid] != nil {
+            return known.claims
+        }
+        guard let jws = CompactJWS(token) else { throw AccessTokenRejection.malformed }
         let kid = try ring.kidsByHeader[String(jws.header)] ?? Self.kidOfForeignHeader(jws.header)
         guard let key = ring.verifiers[kid] else { throw AccessTokenRejection.unknownKey }
         guard let signature = CompactJWS.decode(jws.signature),
@@ -53,6 +61,8 @@ public final class ES256AccessTokens: AccessTokenSigner, Sendable {
         guard let payload = CompactJWS.decode(jws.payload),
               let claims = try? Self.decoder.decode(AccessTokenClaims.self, from: payload)
         else { throw AccessTokenRejection.malformed }
+        let now = keys.clock.now()
+        verified.withLock { $0.insert(.init(kid: kid, claims: claims), for: token, now: now) }
         return claims
     }
 

@@ -10,6 +10,7 @@ final class LoggedApplication: @unchecked Sendable {
     let logFile: URL
     let mailDirectory: URL
     private let handle: FileHandle
+    private let writer: LogWriter
 
     init(database: TestDatabase, environment: [String: String] = [:]) throws {
         let unique = UUID().uuidString
@@ -26,14 +27,18 @@ final class LoggedApplication: @unchecked Sendable {
         ]
         variables.merge(environment) { $1 }
         let configuration = try ConfigurationLoader(environment: variables).load()
-        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: handle))
+        writer = LogWriter(handle: handle)
+        application = try LatchApplication(configuration: configuration, log: writer)
         try application.start()
     }
 
     var port: Int { application.port }
 
-    /// Everything logged so far.
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    /// Everything logged so far, the buffered request lines included.
+    var log: String {
+        writer.flush()
+        return (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    }
 
     /// The text of every `.eml` file written so far.
     var mails: [String] {
