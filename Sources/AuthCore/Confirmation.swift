@@ -57,10 +57,13 @@ extension AuthService {
         let tokens = makeSessionTokens(now: now)
         let sessionID = SessionID()
         // The session's user is only known once the token is redeemed, inside the store's transaction.
+        // Its audit row is written with it, for the user the token names.
+        let audit = AuditEvent(name: .emailConfirmed, at: now, userID: nil, ip: ip,
+                               detail: ["session_id": sessionID.description])
         guard let user = try ports.tokens.completeConfirmation(
-            key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent)
+            key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent),
+            audit: audit
         ) else { return nil }
-        try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["session_id": sessionID.description])
         return try issue(tokens, to: user, sessionID: sessionID)
     }
 

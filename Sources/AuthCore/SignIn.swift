@@ -39,10 +39,14 @@ extension AuthService {
         guard ports.hasher.verify(password, against: user.passwordHash) else {
             throw try signInFailed(email, device: device, user: user.id, reason: "wrong_password", ip: ip)
         }
-        // The password was right: whatever follows, this was not a guess.
-        if device == nil { try ports.signInFailures.resetSignInFailures(emailKey: email.key) }
-        if user.isDisabled { throw try refuse(.userDisabled, user: user, reason: "user_disabled", ip: ip) }
-        if !user.isConfirmed { throw try refuse(.emailNotConfirmed, user: user, reason: "email_not_confirmed", ip: ip) }
+        // The password was right: whatever follows, this was not a guess (a trusted device's failures are its
+        // own). A sign-in that succeeds forgives in its own statement.
+        let forgiven = device == nil ? email.key : nil
+        if user.isDisabled || !user.isConfirmed {
+            if let forgiven { try ports.signInFailures.resetSignInFailures(emailKey: forgiven) }
+            if user.isDisabled { throw try refuse(.userDisabled, user: user, reason: "user_disabled", ip: ip) }
+            throw try refuse(.emailNotConfirmed, user: user, reason: "email_not_confirmed", ip: ip)
+        }
 
         let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
@@ -55,13 +59,15 @@ extension AuthService {
             session: session, verifiedPasswordHash: user.passwordHash,
             rehash: ports.hasher.needsRehash(user.passwordHash) ? try ports.hasher.hash(password) : nil,
             device: DeviceTrust(tokenHash: ports.tokenGenerator.digest(issuedDeviceToken),
-                                expiresAt: now.addingTimeInterval(configuration.deviceTrustTTL)))
+                                expiresAt: now.addingTimeInterval(configuration.deviceTrustTTL)),
+            forgiveFailuresOf: forgiven,
+            audit: AuditEvent(name: .signInSucceeded, at: now, userID: user.id, ip: ip, detail: [
+                "session_id": session.id.description, "trusted_device": String(device != nil),
+            ]))
         guard try ports.sessions.completeSignIn(completion) else {
             // The password changed while it was being verified (a reset): the password it proved is gone.
             throw try refuse(.invalidCredentials, user: user, reason: "password_changed", ip: ip)
         }
-        try audit(.signInSucceeded, user: user.id, ip: ip,
-                  detail: ["session_id": session.id.description, "trusted_device": String(device != nil)])
         return try issue(tokens, to: user, sessionID: session.id, deviceToken: issuedDeviceToken)
     }
 

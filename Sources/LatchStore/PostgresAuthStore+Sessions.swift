@@ -9,7 +9,7 @@ extension PostgresAuthStore {
         s.password_version
         """
 
-    /// Sign-in's writes in one statement. `verified` reads the user only if the hash is still the verified one;
+    /// Sign-in's writes in one statement (its session, refresh token, device, forgiven failures and audit row). `verified` reads the user only if the hash is still the verified one;
     /// every write selects from it, so a reset that committed first leaves nothing written. A reset that commits
     /// later bumps the password version past the one the session records, which ends it too. The rehash is
     /// conditional on the same hash at write time (after waiting for any lock), so it never writes an old
@@ -45,6 +45,11 @@ extension PostgresAuthStore {
                 SET last_used_at = excluded.last_used_at, expires_at = excluded.expires_at, failures = 0,
                     last_failure_at = NULL
                 WHERE trusted_devices.user_id = excluded.user_id
+            ), forgiven AS (
+                DELETE FROM signin_failures
+                WHERE email_key = \(signIn.forgiveFailuresOf)::text AND EXISTS (SELECT 1 FROM verified)
+            ), audited AS (
+                \(try auditInsert(signIn.audit, for: "session"))
             )
             SELECT count(*) FROM verified
             """

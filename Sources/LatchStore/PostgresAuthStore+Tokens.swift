@@ -134,9 +134,9 @@ extension PostgresAuthStore {
     }
 
     public func completeConfirmation(
-        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
     ) throws -> UserRecord? {
-        try redeemConfirmation(key, now: now, session: (sessionID, credentials))
+        try redeemConfirmation(key, now: now, session: (sessionID, credentials), audit: audit)
     }
 
     public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord? {
@@ -168,7 +168,8 @@ extension PostgresAuthStore {
     /// from it, so no redemption means no write. The session (only with `session`) carries the password version
     /// it was opened under.
     private func redeemConfirmation(
-        _ key: TokenKey, now: Date, session: (id: SessionID, credentials: SessionCredentials)?
+        _ key: TokenKey, now: Date, session: (id: SessionID, credentials: SessionCredentials)?,
+        audit: AuditEvent? = nil
     ) throws -> UserRecord? {
         let credentials = session?.credentials
         let statement: PostgresQuery = """
@@ -205,6 +206,8 @@ extension PostgresAuthStore {
                 INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
                 SELECT \(credentials?.refreshTokenHash), id, family_id, user_id, \(now), \(credentials?.refreshExpiresAt)
                 FROM session
+            ), audited AS (
+                \(try auditInsert(audit, forUserOf: "redeemed"))
             )
             SELECT * FROM confirmed
             """

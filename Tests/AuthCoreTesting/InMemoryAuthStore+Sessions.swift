@@ -20,6 +20,8 @@ extension InMemoryAuthStore {
                 state.devices[device.tokenHash]?.lastUsedAt = now
                 state.devices[device.tokenHash]?.failures = nil
             }
+            if let key = signIn.forgiveFailuresOf { state.failures.removeValue(forKey: key) }
+            state.audit.append(signIn.audit)
             return true
         }
     }

@@ -24,13 +24,17 @@ extension InMemoryAuthStore {
     }
 
     public func completeConfirmation(
-        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
     ) throws -> UserRecord? {
         try locked { state in
             guard let userID = Self.redeemConfirmation(key, now: now, in: &state) else { return nil }
             let version = state.users[userID]?.passwordVersion ?? 1
             Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials,
                                    passwordVersion: version), into: &state)
+            if var audit {
+                audit.userID = userID
+                state.audit.append(audit)
+            }
             return state.users[userID]
         }
     }

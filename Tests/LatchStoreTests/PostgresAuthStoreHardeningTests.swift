@@ -17,7 +17,8 @@ import Testing
         return (SignInCompletion(
             session: session, verifiedPasswordHash: verified ?? user.passwordHash, rehash: rehash,
             device: DeviceTrust(tokenHash: device ?? fixture.tokens.digest(fixture.tokens.makeToken()),
-                                expiresAt: now.addingTimeInterval(365 * 86400))), access)
+                                expiresAt: now.addingTimeInterval(365 * 86400)),
+            forgiveFailuresOf: nil, audit: AuditEvent(name: .signInSucceeded, at: now, userID: user.id, ip: nil)), access)
     }
 
     @Test func aContestedSignUpUnsetsThePasswordSupersedesEveryLinkAndQueuesTheNewOne() throws {
@@ -70,7 +71,7 @@ import Testing
         let hashes = links.map(fixture.tokens.digest)
         let outcomes = try runConcurrently(10) { index in
             try fixture.store.completeConfirmation(.link(hash: hashes[index]), now: fixture.at(60),
-                                                   sessionID: SessionID(), credentials: attempts[index])
+                                                   sessionID: SessionID(), credentials: attempts[index], audit: nil)
         }.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.count == 1)
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)

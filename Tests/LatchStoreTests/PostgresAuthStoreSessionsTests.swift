@@ -212,11 +212,40 @@ struct PostgresAuthStoreSessionsTests {
                                  passwordVersion: user.passwordVersion)
         #expect(try fixture.store.completeSignIn(SignInCompletion(
             session: session, verifiedPasswordHash: user.passwordHash, rehash: nil,
-            device: DeviceTrust(tokenHash: fixture.tokens.digest("device"), expiresAt: fixture.at(60)))))
+            device: DeviceTrust(tokenHash: fixture.tokens.digest("device"), expiresAt: fixture.at(60)),
+            forgiveFailuresOf: nil, audit: AuditEvent(name: .signInSucceeded, at: fixture.t0, userID: user.id, ip: nil))))
 
         let stored = try #require(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(access))).session
         #expect(stored.userAgent == agent)
         #expect(stored.ip == "1.2.3.4' OR '1'='1")
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
+    }
+
+    @Test func aSignInWritesItsAuditRowAndForgivesFailuresWithTheSessionOrNothingAtAll() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, _) = try fixture.makeUser("ann@example.com")
+        _ = try fixture.store.recordSignInFailure(emailKey: "ann@example.com", at: fixture.t0, forgetBefore: fixture.t0)
+        func completion(verified: String) -> SignInCompletion {
+            let (_, _, credentials) = fixture.credentials()
+            return SignInCompletion(
+                session: NewSession(id: SessionID(), userID: user.id, createdAt: fixture.t0, credentials: credentials,
+                                    passwordVersion: user.passwordVersion),
+                verifiedPasswordHash: verified, rehash: nil,
+                device: DeviceTrust(tokenHash: fixture.tokens.digest(fixture.tokens.makeToken()), expiresAt: fixture.at(60)),
+                forgiveFailuresOf: "ann@example.com",
+                audit: AuditEvent(name: .signInSucceeded, at: fixture.t0, userID: user.id, ip: "203.0.113.7",
+                                  detail: ["trusted_device": "false"]))
+        }
+        #expect(try !fixture.store.completeSignIn(completion(verified: "$argon2id$stale")))
+        #expect(try fixture.count("SELECT count(*) FROM audit_log") == 0)
+        #expect(try fixture.store.signInFailures(emailKey: "ann@example.com") != nil)
+
+        #expect(try fixture.store.completeSignIn(completion(verified: user.passwordHash)))
+        #expect(try fixture.count("""
+            SELECT count(*) FROM audit_log WHERE event = 'sign_in_succeeded' AND user_id = $1 AND ip = '203.0.113.7'
+              AND detail->>'trusted_device' = 'false'
+            """, [user.id.rawValue]) == 1)
+        #expect(try fixture.store.signInFailures(emailKey: "ann@example.com") == nil)
     }
 }

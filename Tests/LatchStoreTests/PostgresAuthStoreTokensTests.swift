@@ -26,7 +26,7 @@ struct PostgresAuthStoreTokensTests {
         let (access, _, credentials) = fixture.credentials(now: fixture.at(60))
         let sessionID = SessionID()
 
-        let confirmed = try #require(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60), sessionID: sessionID, credentials: credentials))
+        let confirmed = try #require(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60), sessionID: sessionID, credentials: credentials, audit: nil))
         #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
         #expect(try fixture.store.findUser(id: user.id) == confirmed)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
@@ -54,7 +54,7 @@ struct PostgresAuthStoreTokensTests {
         let (other, otherRaw) = try fixture.makeUser("other@example.com")
         let (_, _, credentials) = fixture.credentials(now: fixture.at(70))
         #expect(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(otherRaw)), now: fixture.at(70), sessionID: SessionID(),
-            credentials: credentials)?.id == other.id)
+            credentials: credentials, audit: nil)?.id == other.id)
         #expect(try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) == 1)
     }
 
@@ -63,7 +63,7 @@ struct PostgresAuthStoreTokensTests {
         defer { fixture.close() }
         func confirm(_ raw: String, at seconds: TimeInterval) throws -> UserRecord? {
             try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(seconds), sessionID: SessionID(),
-                credentials: fixture.credentials(now: fixture.at(seconds)).credentials)
+                credentials: fixture.credentials(now: fixture.at(seconds)).credentials, audit: nil)
         }
         let (ann, annToken) = try fixture.makeUser("ann@example.com")
         #expect(try confirm(annToken, at: 3600) == nil, "expires_at is exclusive")
@@ -95,7 +95,7 @@ struct PostgresAuthStoreTokensTests {
         try fixture.store.issueToken(token)
 
         let confirmed = try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(30), sessionID: SessionID(),
-            credentials: fixture.credentials(now: fixture.at(30)).credentials)
+            credentials: fixture.credentials(now: fixture.at(30)).credentials, audit: nil)
         #expect(confirmed == nil)
         #expect(try fixture.store.findUser(id: user.id)?.emailConfirmedAt == fixture.at(5))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == nil, "nothing spent")
@@ -110,7 +110,7 @@ struct PostgresAuthStoreTokensTests {
         let attempts = (0..<50).map { _ in fixture.credentials(now: fixture.at(60)).credentials }
 
         let results = runConcurrently(50) { index in
-            try fixture.store.completeConfirmation(.link(hash: hash), now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index])
+            try fixture.store.completeConfirmation(.link(hash: hash), now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index], audit: nil)
         }
         let outcomes = try results.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.map(\.id) == [user.id])
@@ -179,5 +179,23 @@ struct PostgresAuthStoreTokensTests {
         #expect(try complete(for: ann.id, at: 14) == nil, "single use")
         #expect(try fixture.store.findUser(id: ann.id)?.passwordHash == "$argon2id$x")
         #expect(try fixture.store.findUser(id: bob.id)?.passwordHash != "$argon2id$x")
+    }
+
+    @Test func aConfirmationWritesItsAuditRowForTheTokensUserOrNone() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let (user, raw) = try fixture.makeUser()
+        let audit = AuditEvent(name: .emailConfirmed, at: fixture.at(1), userID: nil, ip: "203.0.113.7",
+                               detail: ["session_id": "s"])
+        #expect(try fixture.store.completeConfirmation(
+            .link(hash: fixture.tokens.digest("unknown")), now: fixture.at(1), sessionID: SessionID(),
+            credentials: fixture.credentials().credentials, audit: audit) == nil)
+        #expect(try fixture.count("SELECT count(*) FROM audit_log") == 0)
+        _ = try #require(try fixture.store.completeConfirmation(
+            .link(hash: fixture.tokens.digest(raw)), now: fixture.at(1), sessionID: SessionID(),
+            credentials: fixture.credentials().credentials, audit: audit))
+        #expect(try fixture.count("""
+            SELECT count(*) FROM audit_log WHERE event = 'email_confirmed' AND user_id = $1 AND detail->>'session_id' = 's'
+            """, [user.id.rawValue]) == 1)
     }
 }

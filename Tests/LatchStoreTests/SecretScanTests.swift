@@ -50,7 +50,7 @@ struct SecretScanTests {
         let first = fixture.credentials(now: fixture.at(10))
         let sessionID = SessionID()
         _ = try #require(try store.completeConfirmation(.link(hash: fixture.tokens.digest(confirmToken)), now: fixture.at(10), sessionID: sessionID,
-            credentials: first.credentials))
+            credentials: first.credentials, audit: nil))
         try store.record(AuditEvent(name: .emailConfirmed, at: fixture.at(10), userID: user.id, ip: nil,
                                     detail: ["session_id": sessionID.description]))
         let second = fixture.credentials(now: fixture.at(20))

@@ -91,7 +91,8 @@ final class StoreFixture: Sendable {
                                  passwordVersion: user.passwordVersion)
         guard try store.completeSignIn(SignInCompletion(
             session: session, verifiedPasswordHash: user.passwordHash, rehash: nil,
-            device: DeviceTrust(tokenHash: tokens.digest(tokens.makeToken()), expiresAt: now.addingTimeInterval(86400))))
+            device: DeviceTrust(tokenHash: tokens.digest(tokens.makeToken()), expiresAt: now.addingTimeInterval(86400)),
+            forgiveFailuresOf: nil, audit: AuditEvent(name: .signInSucceeded, at: now, userID: userID, ip: nil)))
         else { throw StoreFixtureError.signInRefused }
         return (id, access, refresh)
     }

@@ -6,8 +6,9 @@ public protocol SessionStore: Sendable {
     /// Sign-in's writes, atomically, and only while the user's password hash is still the one the password was
     /// verified against (a password change that committed during the Argon2 verify wins, so no session outlives
     /// the reset that meant to end it): replace the hash when `rehash` is given (same password, same version),
-    /// insert the session and its first refresh token, and trust the device (insert `device.tokenHash`, or for a
-    /// known one move its expiry and clear its failures).
+    /// insert the session and its first refresh token, trust the device (insert `device.tokenHash`, or for a
+    /// known one move its expiry and clear its failures), forget the sign-in failures of `forgiveFailuresOf`, and
+    /// record `audit`. One statement: a sign-in is the busiest write, and its session and audit row commit together.
     /// - Returns: false, with nothing written, when the hash changed.
     func completeSignIn(_ signIn: SignInCompletion) throws -> Bool
 
@@ -54,12 +55,22 @@ public struct SignInCompletion: Hashable, Sendable {
     /// A new PHC string of the same password when the hasher's parameters changed.
     public var rehash: String?
     public var device: DeviceTrust
+    /// The email key whose sign-in failures the right password forgives (nil from a trusted device, whose
+    /// failures are its own).
+    public var forgiveFailuresOf: String?
+    /// The `sign_in_succeeded` row, written with the session or not at all.
+    public var audit: AuditEvent
 
-    public init(session: NewSession, verifiedPasswordHash: String, rehash: String?, device: DeviceTrust) {
+    public init(
+        session: NewSession, verifiedPasswordHash: String, rehash: String?, device: DeviceTrust,
+        forgiveFailuresOf: String?, audit: AuditEvent
+    ) {
         self.session = session
         self.verifiedPasswordHash = verifiedPasswordHash
         self.rehash = rehash
         self.device = device
+        self.forgiveFailuresOf = forgiveFailuresOf
+        self.audit = audit
     }
 }
 

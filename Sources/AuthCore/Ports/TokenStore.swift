@@ -32,10 +32,11 @@ public protocol TokenStore: Sendable {
     /// Confirm, atomically: redeem the token (purpose `confirm`, live, user enabled, *still unconfirmed* and on
     /// the token's password version); set `users.email_confirmed_at = now`; supersede the user's other live
     /// confirm tokens; insert a session `sessionID` for the token's user, created `now`, with `credentials` and
-    /// its first refresh token.
+    /// its first refresh token; record `audit` (when given) for the redeemed user (its `userID` is the token's
+    /// user, whatever the event says), in the same statement.
     /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
     func completeConfirmation(
-        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials
+        _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
     ) throws -> UserRecord?
 
     /// Confirm without signing in, atomically: the same redemption and writes as `completeConfirmation`, and no
