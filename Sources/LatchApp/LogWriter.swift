@@ -11,14 +11,15 @@ import Glibc
 /// the bench measured the encoder-based line at a third of /healthz's cost.
 ///
 /// Request lines are buffered (`buffered: true`): a write(2) per request was a measurable part of a cheap
-/// request's CPU. They go out when the buffer holds `bufferLimit` bytes, within `flushInterval` otherwise (a
-/// thread flushes), before any other line (so the order is kept), and at `flush()`, which latchd calls when it
-/// stops: a SIGTERM loses no line. A SIGKILL may lose the last `flushInterval` of request lines, never any other.
+/// request's CPU. They go out when the buffer holds `bufferLimit` bytes, within the flush interval (0.1 s)
+/// otherwise (a thread flushes), before any other line (so the order is kept), and at `flush()`, which latchd
+/// calls when it stops: a SIGTERM loses no line. A SIGKILL may lose the last flush interval of request lines,
+/// never any other.
 public final class LogWriter: Sendable {
     /// Bytes of buffered lines that are written at once.
     public static let bufferLimit = 32 * 1024
-    /// The longest a buffered line waits.
-    public static let flushInterval: TimeInterval = 0.1
+    /// The longest a buffered line waits, by default.
+    public static let defaultFlushInterval: TimeInterval = 0.1
 
     private struct Pending {
         var bytes: [UInt8] = []
@@ -32,11 +33,15 @@ public final class LogWriter: Sendable {
     /// PostgreSQL connection, which refused them as `invalid frontend message type 123`, a `{`).
     private let handle: FileHandle
     private let descriptor: Int32
+    private let flushInterval: TimeInterval
 
-    /// - Parameter handle: where lines go; standard error by default. Kept open by the writer.
-    public init(handle: FileHandle = .standardError) {
+    /// - Parameters:
+    ///   - handle: where lines go; standard error by default. Kept open by the writer.
+    ///   - flushInterval: the longest a buffered line waits.
+    public init(handle: FileHandle = .standardError, flushInterval: TimeInterval = LogWriter.defaultFlushInterval) {
         self.handle = handle
         descriptor = handle.fileDescriptor
+        self.flushInterval = flushInterval
     }
 
     /// One log line: a timestamp and message plus string/number fields.
@@ -62,10 +67,12 @@ public final class LogWriter: Sendable {
 
     /// A thread that flushes every `flushInterval` for as long as the writer exists.
     private func startFlushing() {
+        let interval = flushInterval
         let thread = Thread { [weak self] in
-            while let writer = self {
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                guard let writer = self else { return }
                 writer.flush()
-                Thread.sleep(forTimeInterval: Self.flushInterval)
             }
         }
         thread.name = "latch-log-flush"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The text form of a `BenchReport`: setup, measured lines, memory, micro benchmarks, then the §9 targets.
+/// The text form of a `BenchReport`: setup, measured lines, memory, micro benchmarks, then the targets.
 struct ReportTable {
     let report: BenchReport
 

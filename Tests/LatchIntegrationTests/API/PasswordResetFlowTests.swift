@@ -3,7 +3,8 @@ import Foundation
 import LatchTestSupport
 import Testing
 
-/// Forgot → reset link → reset: every old session dies, the new password works, the old one fails (§4, §6.5).
+/// Forgot → reset link → reset: every old session dies, the new password works, the old one fails (ARCHITECTURE.md,
+/// security rule 5).
 @Suite struct PasswordResetFlowTests {
     @Test func resetRevokesEverySessionAndSwapsThePassword() throws {
         let app = try TestApp()
