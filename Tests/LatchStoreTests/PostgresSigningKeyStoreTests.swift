@@ -115,4 +115,25 @@ import Testing
                 .scalar(Int.self) == 1, "round \(round)")
         }
     }
+
+    @Test func purgeDeletesKeysRevokedOrReplacedBeforeTheRetentionAndNeverTheOneThatSigns() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let keys = PostgresSigningKeyStore(pool: fixture.pool)
+        let day: TimeInterval = 86400
+        let replaced = try newKey(fixture)                                   // signed until day 1
+        let current = try newKey(fixture, created: day - 600, activates: day)
+        let revoked = try newKey(fixture, created: 2 * day, activates: 2 * day)
+        let waiting = try newKey(fixture, created: 60 * day, activates: 100 * day)
+        try keys.changeSigningKeys { _ in SigningKeyChange(inserted: [replaced, current, revoked, waiting]) }
+        try keys.changeSigningKeys { _ in SigningKeyChange(revoked: [revoked.kid: fixture.at(3 * day)]) }
+
+        // Cutoff day 2: the key replaced on day 1 goes; the one revoked on day 3 not yet.
+        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 48 * day)
+        #expect(result.signingKeys == 1)
+        #expect(try keys.signingKeys().map(\.kid) == [current.kid, revoked.kid, waiting.kid])
+        #expect(try fixture.admin.purge(now: fixture.at(40 * day), retention: 1 * day).signingKeys == 1)
+        #expect(try keys.signingKeys().map(\.kid) == [current.kid, waiting.kid],
+                "the current key stays: the only later one waits to take over")
+    }
 }

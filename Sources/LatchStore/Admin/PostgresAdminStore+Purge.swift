@@ -4,7 +4,9 @@ import PostgresClient
 extension PostgresAdminStore {
     /// Deletes, in one transaction, rows that ended more than `retention` before `now`: expired, used or
     /// superseded tokens, revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit
-    /// windows, sign-in failure counters and expired trusted devices. The audit log is kept.
+    /// windows, sign-in failure counters, expired trusted devices, and signing keys revoked or replaced (a later,
+    /// unrevoked key took over) before the cutoff: their tokens expired long ago, and the key that signs now is
+    /// never one of them. The audit log is kept.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
     public func purge(now: Date, retention: TimeInterval) throws -> PurgeResult {
@@ -29,7 +31,14 @@ extension PostgresAdminStore {
                 mail: try delete("DELETE FROM outbox WHERE sent_at < \(cutoff) OR failed_at < \(cutoff)"),
                 rateLimitWindows: try delete("DELETE FROM rate_limits WHERE window_start < \(cutoff)"),
                 signInFailures: try delete("DELETE FROM signin_failures WHERE last_failure_at < \(cutoff)"),
-                trustedDevices: try delete("DELETE FROM trusted_devices WHERE expires_at < \(cutoff)")
+                trustedDevices: try delete("DELETE FROM trusted_devices WHERE expires_at < \(cutoff)"),
+                signingKeys: try delete("""
+                    DELETE FROM signing_keys k
+                    WHERE k.revoked_at < \(cutoff)
+                       OR EXISTS (SELECT 1 FROM signing_keys later
+                                  WHERE later.revoked_at IS NULL AND later.activates_at > k.activates_at
+                                    AND later.activates_at < \(cutoff))
+                    """)
             )
         }
     }

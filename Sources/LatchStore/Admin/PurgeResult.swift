@@ -14,11 +14,14 @@ public struct PurgeResult: Hashable, Sendable {
     public var signInFailures: Int
     /// Trusted devices that expired before the cutoff.
     public var trustedDevices: Int
+    /// Signing keys revoked, or replaced by a later key, before the cutoff.
+    public var signingKeys: Int
 
     public init(
         tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int,
-        trustedDevices: Int
+        trustedDevices: Int, signingKeys: Int = 0
     ) {
+        self.signingKeys = signingKeys
         self.tokens = tokens
         self.sessions = sessions
         self.refreshTokens = refreshTokens
@@ -30,6 +33,6 @@ public struct PurgeResult: Hashable, Sendable {
 
     /// Every row deleted.
     public var total: Int {
-        tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures + trustedDevices
+        tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures + trustedDevices + signingKeys
     }
 }

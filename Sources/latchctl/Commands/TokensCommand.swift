@@ -8,7 +8,8 @@ enum TokensCommand {
         .group("tokens", "Maintain token, session and mail tables.", [
             CommandSpec(
                 name: "purge",
-                summary: "Delete expired or used tokens, ended sessions and sent mail older than LATCH_RETENTION (30d).",
+                summary: "Delete expired or used tokens, ended sessions, sent mail and retired signing keys "
+                    + "older than LATCH_RETENTION (30d).",
                 discussion: "The audit log is kept. Run it daily, e.g. from cron or a systemd timer.",
                 action: purge),
         ])
@@ -21,7 +22,7 @@ enum TokensCommand {
             ("tokens", result.tokens), ("sessions", result.sessions), ("refresh_tokens", result.refreshTokens),
             ("mail", result.mail), ("rate_limit_windows", result.rateLimitWindows),
             ("signin_failures", result.signInFailures),
-            ("trusted_devices", result.trustedDevices),
+            ("trusted_devices", result.trustedDevices), ("signing_keys", result.signingKeys),
         ]
         var table = TextTable(["TABLE", "DELETED"])
         for (name, count) in counts { table.append([name, String(count)]) }
