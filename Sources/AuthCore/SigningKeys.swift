@@ -40,14 +40,24 @@ public struct SigningKeys: Sendable {
         self.schedule = schedule
     }
 
-    /// Every key with its state now, the latest to take over first (a waiting key, then the current one, then
-    /// older ones): creation times alone can tie, since they are whole seconds.
+    /// Every key with its state now: the published ones in the order they sign (a waiting key, the current one,
+    /// the previous ones), then the retired and revoked ones, each group latest first. The states decide before
+    /// the times do, because stored times are whole seconds and a revocation ties with the key it makes current.
     public func list() throws -> [SigningKeyStatus] {
         let now = clock.now()
         let keys = try store.signingKeys()
         let states = schedule.states(of: keys, at: now)
-        return keys.sorted { ($0.activatesAt, $0.createdAt, $0.kid) > ($1.activatesAt, $1.createdAt, $1.kid) }
-            .map { SigningKeyStatus(key: $0, state: states[$0.kid] ?? .retired) }
+        func rank(_ key: SigningKey) -> Int {
+            switch states[key.kid] ?? .retired {
+            case .next: 0
+            case .current: 1
+            case .previous: 2
+            case .retired, .revoked: 3
+            }
+        }
+        return keys.sorted {
+            (-rank($0), $0.activatesAt, $0.createdAt, $0.kid) > (-rank($1), $1.activatesAt, $1.createdAt, $1.kid)
+        }.map { SigningKeyStatus(key: $0, state: states[$0.kid] ?? .retired) }
     }
 
     /// The key that signs now and every key that verifies. When no key signs (the first start, or the current

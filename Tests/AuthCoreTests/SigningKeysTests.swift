@@ -56,14 +56,18 @@ import Testing
         _ = try fixture.keys.rotate(actor: "opal")
     }
 
-    @Test func revokingTheCurrentKeyMakesTheWaitingKeyCurrentNow() throws {
-        let fixture = Fixture()
+    /// All in one second, as latchctl does it in a test: every stored time ties, so the order of `list` must
+    /// come from the states, never from the kids (counting down, the revoked key's kid sorts first).
+    @Test(arguments: [false, true])
+    func revokingTheCurrentKeyMakesTheWaitingKeyCurrentNow(countingDown: Bool) throws {
+        let fixture = Fixture(countingDown: countingDown)
+        let (first, second) = countingDown ? ("key-99", "key-98") : ("key-1", "key-2")
         _ = try fixture.keys.ring(actor: "latchd")
         _ = try fixture.keys.rotate(actor: "opal")
-        let (revoked, replacement) = try fixture.keys.revoke(kid: "key-1", actor: "opal")
-        #expect(revoked.kid == "key-1" && revoked.revokedAt != nil)
-        #expect(replacement?.kid == "key-2")
-        #expect(try fixture.keys.ring(actor: "latchd").current.kid == "key-2")
+        let (revoked, replacement) = try fixture.keys.revoke(kid: first, actor: "opal")
+        #expect(revoked.kid == first && revoked.revokedAt != nil)
+        #expect(replacement?.kid == second)
+        #expect(try fixture.keys.ring(actor: "latchd").current.kid == second)
         #expect(try fixture.keys.list().map(\.state) == [.current, .revoked])
         #expect(fixture.store.audit.suffix(2).map(\.name) == [.signingKeyRevoked, .signingKeyActivated])
         #expect(fixture.store.audit.suffix(2).allSatisfy { $0.detail["actor"] == "opal" })

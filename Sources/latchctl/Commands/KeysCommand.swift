@@ -3,7 +3,8 @@ import Foundation
 
 /// `latchctl keys list|rotate|revoke`: the access-token signing keys (ARCHITECTURE.md, "Signed access tokens").
 enum KeysCommand {
-    private static let kid = PositionalSpec(name: "KID", help: "the key's id (its kid, as keys list shows it)")
+    private static let kid = PositionalSpec(name: "KID", help: "the key's id (its kid, as keys list shows it)",
+                                          mayStartWithDash: true)
 
     static var spec: CommandSpec {
         .group("keys", "List, rotate or revoke the keys access tokens are signed with.", [

@@ -32,7 +32,8 @@ struct ArgumentParser {
             } else if !optionsEnded && (token == "--help" || token == "-h") {
                 invocation.wantsHelp = true
                 return invocation
-            } else if !optionsEnded && token.hasPrefix("-") && token != "-" {
+            } else if !optionsEnded && token.hasPrefix("-") && token != "-"
+                && !fillsDashedPositional(token, of: invocation.command, filled: positionals.count) {
                 try parseOption(token, from: arguments, index: &index, into: &invocation)
             } else if !invocation.command.subcommands.isEmpty {
                 guard let next = invocation.command.subcommand(named: token) else {
@@ -49,11 +50,22 @@ struct ArgumentParser {
         return invocation
     }
 
+    /// Whether `token` is the value of the next positional rather than an option: only when that positional may start
+    /// with `-` and the token names none of the command's or the global options.
+    private func fillsDashedPositional(_ token: String, of command: CommandSpec, filled: Int) -> Bool {
+        guard command.subcommands.isEmpty, filled < command.positionals.count,
+              command.positionals[filled].mayStartWithDash else { return false }
+        guard token.hasPrefix("--") else { return true }
+        let name = String(token.dropFirst(2).prefix { $0 != "=" })
+        return name != "password" && command.option(named: name) == nil && !globalOptions.contains { $0.name == name }
+    }
+
     private func parseOption(
         _ token: String, from arguments: [String], index: inout Int, into invocation: inout Invocation
     ) throws(UsageError) {
         guard token.hasPrefix("--") else {
-            throw UsageError("unknown option '\(token.prefix(2))' for '\(invocation.commandLine)'")
+            throw UsageError("unknown option '\(token.prefix(2))' for '\(invocation.commandLine)'; "
+                + "put -- before an argument that starts with '-'")
         }
         var name = String(token.dropFirst(2))
         var inlineValue: String?

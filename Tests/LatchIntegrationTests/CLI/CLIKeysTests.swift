@@ -29,8 +29,8 @@ import Testing
         let revoked = try latchctl("keys", "revoke", original, "--actor", "support-kim")
         #expect(revoked.status == 0, "\(revoked)")
         #expect(revoked.standardOutput == "revoked key \(original); key \(next) is current now\n")
-        #expect(try latchctl("keys", "list", "--json").jsonArray().compactMap { $0["state"] as? String }
-            == ["current", "revoked"])
+        let afterRevoke = try latchctl("keys", "list", "--json").jsonArray()
+        #expect(afterRevoke.compactMap { $0["state"] as? String } == ["current", "revoked"], "\(afterRevoke)")
 
         let audit = try app.pool.query("""
             SELECT event, detail->>'kid', detail->>'actor', coalesce(detail->>'reason', detail->>'state')
@@ -52,6 +52,16 @@ import Testing
         let latchctl = Latchctl(databaseURL: app.database.url)
         let unknown = try latchctl("keys", "revoke", "no-such-kid")
         #expect(unknown.status == 1 && unknown.standardError == "latchctl: no signing key no-such-kid\n")
+        // A kid is base64url, so one in 32 starts with '-': it is the KID, not an unknown option, unless it names one.
+        for dashed in ["-IaZvlNyQDe", "--IaZvlNyQDe", "--IaZ=vl"] {
+            for arguments in [["keys", "revoke", dashed], ["keys", "revoke", "--", dashed]] {
+                let result = try latchctl.run(arguments)
+                #expect(result.status == 1 && result.standardError == "latchctl: no signing key \(dashed)\n", "\(result)")
+            }
+        }
+        let optionFirst = try latchctl("keys", "revoke", "--actor", "kim", "-IaZvlNyQDe")
+        #expect(optionFirst.standardError == "latchctl: no signing key -IaZvlNyQDe\n", "\(optionFirst)")
+        #expect(try latchctl("keys", "revoke", "--actor").standardError.contains("--actor needs a value"))
         let kid = try #require(try latchctl("keys", "list", "--json").jsonArray().first?["kid"] as? String)
         #expect(try latchctl("keys", "revoke", kid).status == 0)
         let twice = try latchctl("keys", "revoke", kid)

@@ -39,6 +39,7 @@ import Testing
         (["users"], "missing command for 'latchctl users'"),
         ([], "missing command for 'latchctl'"),
         (["users", "list", "--bogus"], "unknown option --bogus"),
+        (["users", "show", "-x@example.com"], "unknown option '-x' for 'latchctl users show'; put -- before"),
         (["users", "show"], "missing EMAIL"),
         (["users", "show", "a@example.com", "b@example.com"], "too many arguments"),
         (["users", "list", "--limit", "0"], "--limit must be a whole number"),
