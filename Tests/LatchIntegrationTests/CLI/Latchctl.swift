@@ -79,50 +79,35 @@ struct Latchctl {
         _ executable: URL, _ arguments: [String], stdin: String?, after prompt: String?,
         environment extra: [String: String]
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var variables = environment.merging(extra) { $1 }
         variables["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = variables.filter { !$0.value.isEmpty }
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchctl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("out")
         let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        // A person types after the prompt appears (a password prompt discards type-ahead, as getpass does).
-        while let prompt, process.isRunning, Date() < deadline,
-              !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         // latchctl may exit before reading its stdin (a refused command): writing then must fail quietly with EPIPE
         // rather than kill the whole test process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
+        let process = try ChildProcess([executable.path] + arguments, environment: variables.filter { !$0.value.isEmpty },
+                                       outputPath: outURL.path, errorPath: errURL.path)
+        let deadline = Date().addingTimeInterval(60)
+        // A person types after the prompt appears (a password prompt discards type-ahead, as getpass does).
+        while let prompt, process.status() == nil, Date() < deadline,
+              !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if let stdin { process.send(stdin) } else { process.closeInput() }
 
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        guard let status = process.status() else {
+            kill(process.pid, SIGKILL)
+            _ = process.waitForExit()
             throw Failure.timedOut(arguments)
         }
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
         return Result(
-            status: process.terminationStatus,
+            status: status,
             standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
