@@ -60,7 +60,7 @@ import Testing
         let warning = DaemonTests.jsonLines(daemon.standardError).first {
             ($0["msg"] as? String)?.hasPrefix("warning: LATCH_MAX_CONNECTIONS lowered") == true
         }
-        if Self.openFileLimit(of: daemon.process.processIdentifier) ?? 0 >= 10_000 {
+        if Self.openFileLimit(of: daemon.pid) ?? 0 >= 10_000 {
             // Root with CAP_SYS_RESOURCE may raise the hard limit: then the default budget stands.
             #expect(warning == nil)
             #expect(budget == 10_000)

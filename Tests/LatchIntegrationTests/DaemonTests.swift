@@ -17,7 +17,7 @@ import Testing
         environment.merge(extra) { $1 }
         let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, daemon.process.isRunning {
+        while Date() < deadline, daemon.isRunning {
             if let port = Self.loggedPort(daemon.standardError) { return (daemon, port) }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -3,10 +3,10 @@ import LatchTestSupport
 
 /// The real `latchd` (or `latchctl`) binary as a subprocess, with its stdout and stderr captured.
 final class DaemonProcess: @unchecked Sendable {
-    let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private let collected = CollectedOutput()
+    private let process: ChildProcess
+    private let directory: URL
+    private let outputURL: URL
+    private let errorURL: URL
 
     /// The directory `swift build` put the binaries in: `LATCH_BIN_DIR` (set by `make test`) or `.build/debug`.
     static var binDirectory: URL {
@@ -19,46 +19,40 @@ final class DaemonProcess: @unchecked Sendable {
     /// - Parameter openFileLimit: run under this RLIMIT_NOFILE (soft and hard), through prlimit(1).
     init(_ executable: String, arguments: [String] = [], environment: [String: String], openFileLimit: Int? = nil) throws {
         let binary = Self.binDirectory.appendingPathComponent(executable)
-        if let openFileLimit {
-            // prlimit sets the limit on itself and then executes the binary, so the pid stays the daemon's.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--nofile=\(openFileLimit):\(openFileLimit)", "--", binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
+        // prlimit sets the limit on itself and then executes the binary, so the pid stays the daemon's.
+        let argv = openFileLimit.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)", "--", binary.path] + arguments }
+            ?? [binary.path] + arguments
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        outputURL = directory.appendingPathComponent("out")
+        errorURL = directory.appendingPathComponent("err")
         // Only what the test gives, plus PATH: the daemon must not pick up the developer's own LATCH_* variables.
-        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let collected = collected
-        output.fileHandleForReading.readabilityHandler = { handle in collected.appendOut(handle.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { handle in collected.appendErr(handle.availableData) }
-        try process.run()
+        let variables = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
+        // Output goes to files (read whenever a test looks), so the daemon never blocks on a full pipe.
+        process = try ChildProcess(argv, environment: variables, outputPath: outputURL.path, errorPath: errorURL.path)
+        process.closeInput()
     }
 
-    var standardOutput: String { collected.out }
-    var standardError: String { collected.err }
+    var pid: pid_t { process.pid }
+    var isRunning: Bool { process.status() == nil }
+
+    var standardOutput: String { String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self) }
+    var standardError: String { String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self) }
 
     /// Waits for exit up to `timeout`; kills the process and returns nil if it is still running.
     @discardableResult
     func wait(timeout: TimeInterval = 20) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard !process.isRunning else {
-            process.interrupt()
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard let status = process.status() else {
+            kill(process.pid, SIGKILL)
+            _ = process.waitForExit()
             return nil
         }
-        process.waitUntilExit()
-        // Let the readability handlers drain what is left in the pipes.
-        Thread.sleep(forTimeInterval: 0.05)
-        return process.terminationStatus
+        return status
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { kill(process.pid, number) }
 
     /// Polls `GET path` until it answers `status`, up to `timeout`.
     static func waitFor(port: Int, path: String = "/healthz", status: Int = 200, timeout: TimeInterval = 20) -> Bool {
@@ -74,18 +68,10 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.status() == nil {
+            kill(process.pid, SIGKILL)
+            _ = process.waitForExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// Output gathered from the pipes' handlers, which run on other threads.
-private final class CollectedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outData = Data()
-    private var errData = Data()
-
-    func appendOut(_ data: Data) { lock.withLock { outData.append(data) } }
-    func appendErr(_ data: Data) { lock.withLock { errData.append(data) } }
-    var out: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
-    var err: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
 }

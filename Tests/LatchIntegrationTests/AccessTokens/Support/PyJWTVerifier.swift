@@ -52,31 +52,22 @@ struct PyJWTVerifier {
 
     func verify(_ tokens: [String]) throws -> [Verdict] {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else { throw Failure.noVenv(Self.python.path) }
-        let process = Process()
-        process.executableURL = Self.python
-        process.arguments = [Self.script.path, "--base", baseURL, "--audience", audience]
-        process.environment = ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"]
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pyjwt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        let input = Pipe()
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = input
-        try process.run()
         signal(SIGPIPE, SIG_IGN)
-        try input.fileHandleForWriting.write(contentsOf: Data(tokens.joined(separator: "\n").utf8))
-        try input.fileHandleForWriting.close()
+        let process = try ChildProcess(
+            [Self.python.path, Self.script.path, "--base", baseURL, "--audience", audience],
+            environment: ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"],
+            outputPath: output.path, errorPath: output.path)
+        process.send(tokens.joined(separator: "\n"))
         let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try handle.close()
+        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.status() == nil { kill(process.pid, SIGKILL) }
+        let status = process.waitForExit()
         let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw Failure.failed(process.terminationStatus, text) }
+        guard status == 0 else { throw Failure.failed(status, text) }
         let verdicts = try text.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw Failure.unreadable(String(line))

@@ -32,7 +32,7 @@ struct MailDaemon {
                let metrics = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening") {
                 found = (port, metrics)
             }
-            return found != nil || !daemon.process.isRunning
+            return found != nil || !daemon.isRunning
         }
         guard let found else {
             daemon.signal(SIGKILL)
