@@ -87,9 +87,6 @@ struct Latchctl {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("out")
         let errURL = directory.appendingPathComponent("err")
-        // latchctl may exit before reading its stdin (a refused command): writing then must fail quietly with EPIPE
-        // rather than kill the whole test process with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         let process = try ChildProcess([executable.path] + arguments, environment: variables.filter { !$0.value.isEmpty },
                                        outputPath: outURL.path, errorPath: errURL.path)
         let deadline = Date().addingTimeInterval(60)

@@ -56,7 +56,6 @@ struct PyJWTVerifier {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out")
-        signal(SIGPIPE, SIG_IGN)
         let process = try ChildProcess(
             [Self.python.path, Self.script.path, "--base", baseURL, "--audience", audience],
             environment: ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"],
