@@ -58,7 +58,7 @@ let package = Package(
         ),
 
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
-        .executableTarget(name: "latch-bench", dependencies: ["LatchCrypto", "AuthCore", "PostgresClient"]),
+        .executableTarget(name: "latch-bench", dependencies: ["LatchCrypto", "AuthCore", "LatchHTTP", "PostgresClient"]),
 
         // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
         .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),

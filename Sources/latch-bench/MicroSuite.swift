@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import LatchCrypto
+import LatchHTTP
 import PostgresClient
 import Synchronization
 
@@ -96,12 +97,12 @@ struct MicroSuite {
         let encoded = try encoder.encode(session)
         return [
             MicroBenchmark(
-                id: "json-encode", name: "JSON encode IssuedSession (\(encoded.count) B)", iterations: 10_000, runs: runs
+                id: "json-encode", name: "JSON encode SessionResponse (\(encoded.count) B)", iterations: 10_000, runs: runs
             ) {
                 try encoder.encode(session).count
             },
-            MicroBenchmark(id: "json-decode", name: "JSON decode IssuedSession", iterations: 10_000, runs: runs) {
-                try decoder.decode(IssuedSession.self, from: encoded).accessToken.utf8.count
+            MicroBenchmark(id: "json-decode", name: "JSON decode SessionResponse", iterations: 10_000, runs: runs) {
+                try decoder.decode(SessionResponse.self, from: encoded).accessToken.utf8.count
             },
         ]
     }
@@ -156,13 +157,13 @@ struct MicroSuite {
             checksum: result.checksum)
     }
 
-    private static func sampleSession() -> IssuedSession {
+    private static func sampleSession() -> SessionResponse {
         let generator = OpenSSLTokenGenerator()
         let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded())
         let user = User(id: UserID(), email: "someone@example.com", confirmedAt: now, createdAt: now)
-        return IssuedSession(
+        return SessionResponse(IssuedSession(
             accessToken: generator.makeToken(), refreshToken: generator.makeToken(),
             accessTokenExpiresAt: now.addingTimeInterval(900), refreshTokenExpiresAt: now.addingTimeInterval(30 * 86_400),
-            user: user)
+            user: user))
     }
 }

@@ -1,11 +1,8 @@
 import Foundation
 
 /// What sign-in, confirm and refresh return to the client: the raw tokens (the only time they exist outside the
-/// client), their expiries and the user.
-///
-/// Encodes with the API's snake_case keys: `access_token`, `refresh_token`, `token_type`, `access_token_expires_at`,
-/// `refresh_token_expires_at`, `user`, and after a sign-in `device_token`.
-public struct IssuedSession: Hashable, Sendable, Codable {
+/// client), their expiries and the user. Its JSON is LatchHTTP's `SessionResponse`.
+public struct IssuedSession: Hashable, Sendable {
     public let accessToken: String
     public let refreshToken: String
     /// Always `"bearer"`.
@@ -28,15 +25,5 @@ public struct IssuedSession: Hashable, Sendable, Codable {
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.user = user
         self.deviceToken = deviceToken
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
-        case tokenType = "token_type"
-        case accessTokenExpiresAt = "access_token_expires_at"
-        case refreshTokenExpiresAt = "refresh_token_expires_at"
-        case user
-        case deviceToken = "device_token"
     }
 }

@@ -13,14 +13,3 @@ public protocol SignInFailureStore: Sendable {
     /// Forgets the failures (after a correct password).
     func resetSignInFailures(emailKey: String) throws
 }
-
-/// Consecutive failures for one email.
-public struct SignInFailures: Hashable, Sendable {
-    public var count: Int
-    public var lastFailureAt: Date
-
-    public init(count: Int, lastFailureAt: Date) {
-        self.count = count
-        self.lastFailureAt = lastFailureAt
-    }
-}

@@ -13,20 +13,3 @@ public protocol TrustedDeviceStore: Sendable {
     /// older than `forgetBefore` restarts the count at 1. Nothing happens for an unknown digest (returns nil).
     func recordDeviceFailure(tokenHash: Data, at: Date, forgetBefore: Date) throws -> SignInFailures?
 }
-
-/// A trusted device as stored (never the token).
-public struct TrustedDevice: Hashable, Sendable {
-    public var userID: UserID
-    /// The email key of the device's user, so a device token only vouches for its own account.
-    public var emailKey: String
-    public var expiresAt: Date
-    /// The device's own consecutive failures, nil when none are recorded.
-    public var failures: SignInFailures?
-
-    public init(userID: UserID, emailKey: String, expiresAt: Date, failures: SignInFailures?) {
-        self.userID = userID
-        self.emailKey = emailKey
-        self.expiresAt = expiresAt
-        self.failures = failures
-    }
-}

@@ -20,25 +20,3 @@ public protocol UserStore: Sendable {
     /// Disables (`at` non-nil) or re-enables (`nil`) the account (for latchctl).
     func setDisabled(userID: UserID, at: Date?) throws
 }
-
-/// A user to insert.
-public struct NewUser: Hashable, Sendable {
-    public var id: UserID
-    /// Stored as `email` (`value`) and `email_key` (`key`).
-    public var email: EmailAddress
-    public var passwordHash: String
-    public var createdAt: Date
-
-    public init(id: UserID, email: EmailAddress, passwordHash: String, createdAt: Date) {
-        self.id = id
-        self.email = email
-        self.passwordHash = passwordHash
-        self.createdAt = createdAt
-    }
-}
-
-/// Typed conflicts of `UserStore`.
-public enum UserStoreError: Error, Hashable, Sendable {
-    /// The unique email key was taken.
-    case emailTaken
-}

@@ -4,9 +4,3 @@ import Foundation
 public protocol WallClock: Sendable {
     func now() -> Date
 }
-
-/// The system's clock.
-public struct SystemClock: WallClock {
-    public init() {}
-    public func now() -> Date { Date() }
-}

@@ -19,7 +19,7 @@ struct ConfirmRoutes: Sendable {
         case .code(let email, let code):
             try context.auth.confirm(email: email, code: code, ip: client.ip, userAgent: client.userAgent)
         }
-        return APIJSON.response(session)
+        return APIJSON.response(SessionResponse(session))
     }
 
     /// 202 for every email, known or not (ARCHITECTURE.md, security rule 3).

@@ -17,6 +17,6 @@ struct SignInRoutes: Sendable {
         let client = context.clients.resolve(request)
         let session = try context.auth.signIn(email: body.email, password: body.password, deviceToken: body.deviceToken,
                                               ip: client.ip, userAgent: client.userAgent)
-        return APIJSON.response(session)
+        return APIJSON.response(SessionResponse(session))
     }
 }

@@ -14,6 +14,6 @@ struct TokenRoutes: Sendable {
         let client = context.clients.resolve(request)
         let session = try context.auth.refresh(refreshToken: body.refreshToken, ip: client.ip,
                                                userAgent: client.userAgent)
-        return APIJSON.response(session)
+        return APIJSON.response(SessionResponse(session))
     }
 }

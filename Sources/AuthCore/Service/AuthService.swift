@@ -5,8 +5,8 @@ import Foundation
 /// the rules each flow keeps and where each is tested.
 ///
 /// Every flow is synchronous and blocking (the HTTP server calls it from its own threads; the store is libpq) and
-/// the value is immutable and Sendable, so one instance serves every thread. Flows live in one file each
-/// (`SignUp.swift`, `Confirmation.swift`, `SignIn.swift`, `Sessions.swift`, `PasswordReset.swift`).
+/// the value is immutable and Sendable, so one instance serves every thread. Each flow lives in its own file
+/// under `Flows/`, named by its verb; `Ports/` holds the protocols it depends on and `Model/` the values.
 ///
 /// Flows throw `AuthError` for every rule; errors of the ports (e.g. the database is down) pass through unchanged.
 public struct AuthService: Sendable {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What happened; the raw value is stored in `audit_log.event`.
+public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
+    case signUp = "sign_up"
+    case signUpExistingEmail = "sign_up_existing_email"
+    /// A sign-up for an address whose account is unconfirmed: its confirm links were replaced by a
+    /// choose-your-password link, so no password typed by someone else can be confirmed.
+    case signUpContested = "sign_up_contested"
+    case confirmationResent = "confirmation_resent"
+    case emailConfirmed = "email_confirmed"
+    case signInSucceeded = "sign_in_succeeded"
+    case signInFailed = "sign_in_failed"
+    case refreshTokenReused = "refresh_token_reused"
+    /// A refresh token of a session that was already ended (sign-out, reset, disable): a stale client.
+    case revokedRefreshTokenPresented = "revoked_refresh_token_presented"
+    case sessionRevoked = "session_revoked"
+    case passwordResetRequested = "password_reset_requested"
+    case passwordReset = "password_reset"
+    /// A signed-in user changed the password (with the current one).
+    case passwordChanged = "password_changed"
+    /// A signed-in user asked to move the account to another address.
+    case emailChangeRequested = "email_change_requested"
+    /// The account's address changed (the new mailbox confirmed, or an operator set it).
+    case emailChanged = "email_changed"
+    /// The user deleted the account; the row keeps the user id, no address.
+    case accountDeleted = "account_deleted"
+    /// A password check of a signed-in user (change of password or address, deletion) failed.
+    case reauthenticationFailed = "reauthentication_failed"
+    /// A typed code matched no live token (never the code itself).
+    case wrongCode = "wrong_code"
+    /// For latchctl, which issues tokens directly.
+    case tokenIssuedByCLI = "token_issued_by_cli"
+    /// latchctl re-enabled a disabled account.
+    case userEnabled = "user_enabled"
+    /// latchctl deleted an account (the audit log keeps its rows).
+    case userDeleted = "user_deleted"
+    /// latchctl cleared an email's sign-in lockout and per-email sign-in limit.
+    case userUnlocked = "user_unlocked"
+    /// An access-token signing key was made: the first one, a rotation's next key, or a replacement.
+    case signingKeyCreated = "signing_key_created"
+    /// A waiting signing key was made current early (the current one was revoked).
+    case signingKeyActivated = "signing_key_activated"
+    /// An operator revoked a signing key.
+    case signingKeyRevoked = "signing_key_revoked"
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A rendered mail, ready to be written to the outbox in the same transaction as its token.
+public struct ComposedMail: Sendable, Hashable {
+    public var kind: MailKind
+    public var recipient: String
+    public var subject: String
+    public var text: String
+    public var html: String
+    public var deepLink: URL?
+
+    public init(kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?) {
+        self.kind = kind
+        self.recipient = recipient
+        self.subject = subject
+        self.text = text
+        self.html = html
+        self.deepLink = deepLink
+    }
+}

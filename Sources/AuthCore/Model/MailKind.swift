@@ -1,0 +1,25 @@
+import Foundation
+
+/// The emails the service sends.
+public enum MailKind: String, Sendable, Codable, CaseIterable {
+    /// "Confirm your email": carries a confirmAuth link.
+    case confirmEmail = "confirm_email"
+    /// "Reset your password": carries a resetPassword link.
+    case resetPassword = "reset_password"
+    /// "Someone tried to sign up with your address": the enumeration-safe answer to a signup for an existing account.
+    case signupAttempt = "signup_attempt"
+    /// "Your password was changed".
+    case passwordChanged = "password_changed"
+    /// "Finish signing up by choosing your password": carries a resetPassword link. Sent instead of a confirm
+    /// link when an address whose account is still unconfirmed signs up again, because then two people may have
+    /// chosen a password and only the mailbox's owner may pick the one that stays.
+    case finishSignUp = "finish_sign_up"
+    /// "Confirm your new email address": carries a confirmEmailChange link, to the new address.
+    case confirmEmailChange = "confirm_email_change"
+    /// "Your email address is being changed": a notice to the current address, without any link.
+    case emailChangeRequested = "email_change_requested"
+    /// "This address already has an account": to a new address someone asked to move to, which is taken.
+    case emailAlreadyRegistered = "email_already_registered"
+    /// "Your account was deleted": the last mail to a deleted account's address.
+    case accountDeleted = "account_deleted"
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// What goes into the mail: the recipient, the link (if any) and how long it is valid.
+public struct MailRequest: Sendable, Hashable {
+    public var kind: MailKind
+    public var recipient: String
+    /// The https universal link printed by DeepLinkRouting, for kinds that carry one.
+    public var deepLink: URL?
+    /// How long the link stays valid, stated in words in the mail.
+    public var linkLifetime: TimeInterval?
+    /// The short code that does what the link does, shown prominently beside it.
+    public var code: String?
+    /// Another address the mail is about (the new one, in a notice of a change of address).
+    public var otherAddress: String?
+
+    public init(
+        kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil,
+        otherAddress: String? = nil
+    ) {
+        self.otherAddress = otherAddress
+        self.kind = kind
+        self.recipient = recipient
+        self.deepLink = deepLink
+        self.linkLifetime = linkLifetime
+        self.code = code
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A user to insert.
+public struct NewUser: Hashable, Sendable {
+    public var id: UserID
+    /// Stored as `email` (`value`) and `email_key` (`key`).
+    public var email: EmailAddress
+    public var passwordHash: String
+    public var createdAt: Date
+
+    public init(id: UserID, email: EmailAddress, passwordHash: String, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
