@@ -20,7 +20,7 @@ extension PostgresAuthStore {
 
     /// All of `mails` in one transaction.
     public func enqueue(mails: [ComposedMail]) throws {
-        try transaction { store in
+        try withTransaction { store in
             for mail in mails { try store.enqueue(mail: mail) }
         }
     }

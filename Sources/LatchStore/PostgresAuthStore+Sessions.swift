@@ -129,7 +129,8 @@ extension PostgresAuthStore {
     /// of life) and client. `rotated` skips a session revoked since the statement began (a racing sign-out),
     /// which the caller treats as revoked.
     public func rotateRefreshToken(
-        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval,
+        alarm: (_ userID: UserID, _ sessionID: SessionID) -> AuditEvent
     ) throws -> RefreshRotation {
         let statement: PostgresQuery = """
             WITH presented AS (
@@ -188,8 +189,11 @@ extension PostgresAuthStore {
         }
         if reused {
             // A separate statement with a fresh snapshot, so it also revokes a successor that a racing rotation
-            // committed while this one waited for the lock.
-            try revokeSession(id: sessionID, at: now)
+            // committed while this one waited for the lock; the alarm's audit row commits with it.
+            try withTransaction { store in
+                try store.revokeSession(id: sessionID, at: now)
+                try store.record(alarm(userID, sessionID))
+            }
             return .reused(userID: userID, sessionID: sessionID)
         }
         if expired { return .expired }

@@ -65,7 +65,7 @@ extension PostgresAuthStore {
     /// One transaction: earlier live changes superseded, the new token (if any) with its link mail to the new
     /// address, and the notices. Rare enough that a few round trips cost nothing.
     public func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws {
-        try transaction { store in
+        try withTransaction { store in
             try store.database.query("""
                 UPDATE auth_tokens SET superseded_at = \(at)
                 WHERE user_id = \(userID.rawValue) AND purpose = 'email_change' AND used_at IS NULL

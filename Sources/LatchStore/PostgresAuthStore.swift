@@ -32,9 +32,13 @@ public struct PostgresAuthStore: AuthStore, Sendable {
         self.outboxChannel = outboxChannel
     }
 
-    /// Runs `body` with a store whose every statement runs in one transaction (COMMIT on return, ROLLBACK on a
-    /// throw): for writes that must land together.
-    public func transaction<T>(_ body: (PostgresAuthStore) throws -> T) throws -> T {
+    /// The unit of work (`UnitOfWork`): `body`'s every statement on one connection, in one transaction.
+    public func transaction<T>(_ body: (any AuthStore) throws -> T) throws -> T {
+        try withTransaction(body)
+    }
+
+    /// As `transaction`, with the concrete store, for the store's own multi-statement writes.
+    func withTransaction<T>(_ body: (PostgresAuthStore) throws -> T) throws -> T {
         try database.inTransaction { connection in
             try body(PostgresAuthStore(pool: connection, outboxChannel: outboxChannel))
         }

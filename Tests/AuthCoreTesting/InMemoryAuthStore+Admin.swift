@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 
 /// The operator-only writes of `AdminOperations`, on the same in-memory state as the service's ports.
-extension InMemoryAuthStore: AdminStore {
+extension InMemoryAuthStore {
     public func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
         try locked { state in
             let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil,

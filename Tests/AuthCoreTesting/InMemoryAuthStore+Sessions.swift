@@ -55,7 +55,8 @@ extension InMemoryAuthStore {
     }
 
     public func rotateRefreshToken(
-        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval,
+        alarm: (_ userID: UserID, _ sessionID: SessionID) -> AuditEvent
     ) throws -> RefreshRotation {
         try locked { state in
             guard let presented = state.refreshTokens[presentedHash],
@@ -67,6 +68,7 @@ extension InMemoryAuthStore {
             }
             if presented.usedAt != nil {
                 Self.revoke(presented.sessionID, at: now, in: &state)
+                state.audit.append(alarm(user.id, presented.sessionID))
                 return .reused(userID: user.id, sessionID: presented.sessionID)
             }
             let endOfLife = row.session.createdAt.addingTimeInterval(maxSessionAge)

@@ -65,9 +65,28 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var failing = false
     }
 
-    public let state = Mutex(State())
+    public let state: Mutex<State>
 
-    public init() {}
+    public init() {
+        state = Mutex(State())
+    }
+
+    /// A store holding `state`: a transaction's draft.
+    init(state: State) {
+        self.state = Mutex(state)
+    }
+
+    /// The unit of work: `body` runs under this store's lock on a draft copy of the state, which replaces the
+    /// state only if `body` returns, so a throw rolls every write back, as PostgreSQL's ROLLBACK does, and no
+    /// other call sees a half-done transaction.
+    public func transaction<T>(_ body: (any AuthStore) throws -> T) throws -> T {
+        try locked { state in
+            let draft = InMemoryAuthStore(state: state)
+            let value = try body(draft)
+            state = draft.snapshot
+            return value
+        }
+    }
 
     /// A snapshot for assertions.
     public var snapshot: State { state.withLock { $0 } }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct AdminOperationsTests {
     let harness = Harness()
     var operations: AdminOperations {
-        AdminOperations(service: harness.service, store: harness.store, actor: "opal")
+        AdminOperations(service: harness.service, actor: "opal")
     }
 
     @Test func aLinkWithoutSendIsStoredHashedRedeemsThroughTheAPIAndQueuesNoMail() throws {

@@ -103,7 +103,7 @@ import Testing
         _ = try? signIn(h, password: "sixth guess", ip: Self.attackerIP)  // the per-email limit is spent too
         #expect(throws: AuthError.self) { try signIn(h) }
 
-        let operations = AdminOperations(service: h.service, store: h.store, actor: "opal")
+        let operations = AdminOperations(service: h.service, actor: "opal")
         _ = try operations.unlock(email: "ALICE@example.com")
         _ = try signIn(h)
         let event = try #require(h.store.auditEvents.last { $0.name == .userUnlocked })

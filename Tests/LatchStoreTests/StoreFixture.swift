@@ -127,8 +127,13 @@ func runConcurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int
 }
 
 extension PostgresAuthStore {
-    /// Rotation with the default absolute session lifetime (90 days), which most tests never reach.
-    func rotateRefreshToken(presentedHash: Data, successor: SessionCredentials, now: Date) throws -> RefreshRotation {
-        try rotateRefreshToken(presentedHash: presentedHash, successor: successor, now: now, maxSessionAge: 90 * 86400)
+    /// Rotation with the default absolute session lifetime (90 days), which most tests never reach, and a plain
+    /// alarm row.
+    func rotateRefreshToken(
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval = 90 * 86400
+    ) throws -> RefreshRotation {
+        try rotateRefreshToken(presentedHash: presentedHash, successor: successor, now: now, maxSessionAge: maxSessionAge) {
+            AuditEvent(name: .refreshTokenReused, at: now, userID: $0, ip: nil, detail: ["session_id": $1.description])
+        }
     }
 }

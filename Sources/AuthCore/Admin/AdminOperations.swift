@@ -57,18 +57,15 @@ public struct AdminOperations: Sendable {
 
     /// The service whose ports, rules and configuration every operation uses.
     public let service: AuthService
-    /// The operator-only writes.
-    public let store: any AdminStore
     /// The operator's name, written into every audit row this value makes.
     public let actor: String
 
     /// - Parameters:
-    ///   - service: latchd's service, built on the same configuration and ports.
-    ///   - store: the operator-only writes (`PostgresAdminStore` in production).
+    ///   - service: latchd's service, built on the same configuration and ports (its store makes the operator-only
+    ///     writes too, in the same transactions as their audit rows).
     ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
-    public init(service: AuthService, store: any AdminStore, actor: String) {
+    public init(service: AuthService, actor: String) {
         self.service = service
-        self.store = store
         self.actor = actor
     }
 
@@ -77,7 +74,7 @@ public struct AdminOperations: Sendable {
     /// The user with this email (by its identity, `EmailAddress.key`).
     /// - Throws: `Failure.unknownUser`, also for text that is no email address.
     public func user(email: String) throws -> UserRecord {
-        guard let user = try ports.users.findUser(email: EmailAddress(lookup: email)) else {
+        guard let user = try ports.store.findUser(email: EmailAddress(lookup: email)) else {
             throw Failure.unknownUser(email: email)
         }
         return user
@@ -104,19 +101,21 @@ public struct AdminOperations: Sendable {
         let hash = ports.tokenGenerator.digest(raw)
         let link: AppDeepLink = purpose == .confirm ? .confirmAuth(token: raw) : .resetPassword(token: raw)
         let universal = service.linkPrinter.universalURL(for: link)
-        if send {
-            let mail = ports.composer.compose(MailRequest(
-                kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
-                deepLink: universal, linkLifetime: lifetime))
-            try ports.tokens.issueToken(NewToken(
-                hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
-        } else {
-            try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt)
+        try ports.store.transaction { store in
+            if send {
+                let mail = ports.composer.compose(MailRequest(
+                    kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
+                    deepLink: universal, linkLifetime: lifetime))
+                try store.issueToken(NewToken(
+                    hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
+            } else {
+                try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt)
+            }
+            try store.record(event(.tokenIssuedByCLI, user: user.id, detail: [
+                "purpose": purpose.rawValue, "sent": String(send),
+                "expires_at": expiresAt.formatted(.iso8601), "email": user.email,
+            ]))
         }
-        try audit(.tokenIssuedByCLI, user: user.id, detail: [
-            "purpose": purpose.rawValue, "sent": String(send),
-            "expires_at": expiresAt.formatted(.iso8601), "email": user.email,
-        ])
         return IssuedLink(
             user: user.publicUser, purpose: purpose, token: raw, universalURL: universal,
             customSchemeURL: service.linkPrinter.customSchemeURL(for: link), expiresAt: expiresAt, mailQueued: send)
@@ -141,26 +140,29 @@ public struct AdminOperations: Sendable {
         try service.passwordPolicy.check(typed: typed, email: email)
         let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(typed))
         let now = ports.clock.now()
-        let created: UserRecord
         do {
-            created = try store.insertUser(
-                NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now),
-                emailConfirmedAt: confirmed ? now : nil)
+            return try ports.store.transaction { store in
+                let created = try store.insertUser(
+                    NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now),
+                    emailConfirmedAt: confirmed ? now : nil)
+                try store.record(event(.signUp, user: created.id, detail: [
+                    "email": created.email, "confirmed": String(confirmed), "password_set": String(rawPassword != nil),
+                ]))
+                return created
+            }
         } catch UserStoreError.emailTaken {
             throw Failure.emailTaken(email: email.value)
         }
-        try audit(.signUp, user: created.id, detail: [
-            "email": created.email, "confirmed": String(confirmed), "password_set": String(rawPassword != nil),
-        ])
-        return created
     }
 
     /// Marks the email confirmed (keeps an earlier confirmation time); audited as `email_confirmed`.
     public func confirmEmail(email: String) throws -> UserRecord {
         let user = try user(email: email)
-        try ports.users.markEmailConfirmed(userID: user.id, at: ports.clock.now())
-        try audit(.emailConfirmed, user: user.id, detail: ["email": user.email])
-        return try reloaded(user)
+        return try ports.store.transaction { store in
+            try store.markEmailConfirmed(userID: user.id, at: ports.clock.now())
+            try store.record(event(.emailConfirmed, user: user.id, detail: ["email": user.email]))
+            return try reloaded(user, in: store)
+        }
     }
 
     /// Disables the account and revokes every live session, so a stolen session stops working at once;
@@ -169,20 +171,24 @@ public struct AdminOperations: Sendable {
     public func disable(email: String) throws -> (user: UserRecord, revokedSessions: Int) {
         let user = try user(email: email)
         let now = ports.clock.now()
-        try ports.users.setDisabled(userID: user.id, at: user.disabledAt ?? now)
-        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, except: nil, at: now)
-        try audit(.sessionRevoked, user: user.id, detail: [
-            "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked), "reason": "user_disabled",
-        ])
-        return (try reloaded(user), revoked)
+        return try ports.store.transaction { store in
+            try store.setDisabled(userID: user.id, at: user.disabledAt ?? now)
+            let revoked = try store.revokeAllSessions(userID: user.id, except: nil, at: now)
+            try store.record(event(.sessionRevoked, user: user.id, detail: [
+                "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked), "reason": "user_disabled",
+            ]))
+            return (try reloaded(user, in: store), revoked)
+        }
     }
 
     /// Re-enables a disabled account (its revoked sessions stay revoked); audited as `user_enabled`.
     public func enable(email: String) throws -> UserRecord {
         let user = try user(email: email)
-        try ports.users.setDisabled(userID: user.id, at: nil)
-        try audit(.userEnabled, user: user.id, detail: ["email": user.email])
-        return try reloaded(user)
+        return try ports.store.transaction { store in
+            try store.setDisabled(userID: user.id, at: nil)
+            try store.record(event(.userEnabled, user: user.id, detail: ["email": user.email]))
+            return try reloaded(user, in: store)
+        }
     }
 
     /// Deletes the user as a self-service deletion does (`AccountDeletion`: their tokens, sessions and unsent mail
@@ -193,8 +199,10 @@ public struct AdminOperations: Sendable {
         let user = try user(email: email)
         let deletion = AccountDeletion(
             userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email))
-        guard try ports.accounts.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
-        try audit(.userDeleted, user: user.id, detail: [:])
+        try ports.store.transaction { store in
+            guard try store.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
+            try store.record(event(.userDeleted, user: user.id, detail: [:]))
+        }
         return user
     }
 
@@ -205,22 +213,24 @@ public struct AdminOperations: Sendable {
         let user = try user(email: email)
         let newEmail = try EmailAddress(rawNewEmail)
         let now = ports.clock.now()
-        let changed: UserRecord?
         do {
-            changed = try store.setEmail(userID: user.id, to: newEmail, confirmedAt: confirmed ? now : nil, at: now)
+            return try ports.store.transaction { store in
+                guard let changed = try store.setEmail(
+                    userID: user.id, to: newEmail, confirmedAt: confirmed ? now : nil, at: now)
+                else { throw Failure.unknownUser(email: email) }
+                try store.record(event(.emailChanged, user: user.id, detail: [
+                    "old_email": user.email, "new_email": changed.email, "confirmed": String(confirmed),
+                ]))
+                return changed
+            }
         } catch UserStoreError.emailTaken {
             throw Failure.emailTaken(email: newEmail.value)
         }
-        guard let changed else { throw Failure.unknownUser(email: email) }
-        try audit(.emailChanged, user: user.id, detail: [
-            "old_email": user.email, "new_email": changed.email, "confirmed": String(confirmed),
-        ])
-        return changed
     }
 
     /// The addresses the user asked to move to and has not confirmed yet, newest first.
     public func pendingEmailChanges(email: String) throws -> [String] {
-        try store.pendingEmailChanges(userID: try user(email: email).id, now: ports.clock.now())
+        try ports.store.pendingEmailChanges(userID: try user(email: email).id, now: ports.clock.now())
     }
 
     /// Ends the sign-in lockout and the per-email sign-in limit of the user's address (the owner was locked out
@@ -228,9 +238,11 @@ public struct AdminOperations: Sendable {
     public func unlock(email: String) throws -> UserRecord {
         let user = try user(email: email)
         let address = EmailAddress(stored: user.email)
-        try ports.signInFailures.resetSignInFailures(emailKey: address.key)
-        try ports.rateLimits.clearHits(key: AuthService.emailLimitKey(flow: "signin", address))
-        try audit(.userUnlocked, user: user.id, detail: ["email": user.email])
+        try ports.store.transaction { store in
+            try store.resetSignInFailures(emailKey: address.key)
+            try store.clearHits(key: AuthService.emailLimitKey(flow: "signin", address))
+            try store.record(event(.userUnlocked, user: user.id, detail: ["email": user.email]))
+        }
         return user
     }
 
@@ -240,37 +252,42 @@ public struct AdminOperations: Sendable {
     /// - Returns: how many sessions were live.
     public func revokeAllSessions(email: String) throws -> Int {
         let user = try user(email: email)
-        let revoked = try ports.sessions.revokeAllSessions(userID: user.id, except: nil, at: ports.clock.now())
-        try audit(.sessionRevoked, user: user.id, detail: [
-            "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),
-        ])
-        return revoked
+        return try ports.store.transaction { store in
+            let revoked = try store.revokeAllSessions(userID: user.id, except: nil, at: ports.clock.now())
+            try store.record(event(.sessionRevoked, user: user.id, detail: [
+                "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),
+            ]))
+            return revoked
+        }
     }
 
     /// Revokes one session of the user; audited as `session_revoked` (scope local).
     /// - Throws: `Failure.unknownSession` if the session does not exist or is someone else's.
     public func revokeSession(email: String, id: SessionID) throws {
         let user = try user(email: email)
-        guard try ports.sessions.revokeSession(id: id, ofUser: user.id, at: ports.clock.now()) else {
-            throw Failure.unknownSession(id: id, email: user.email)
+        try ports.store.transaction { store in
+            guard try store.revokeSession(id: id, ofUser: user.id, at: ports.clock.now()) else {
+                throw Failure.unknownSession(id: id, email: user.email)
+            }
+            try store.record(event(.sessionRevoked, user: user.id, detail: [
+                "scope": SignOutScope.local.rawValue, "session_id": id.description,
+            ]))
         }
-        try audit(.sessionRevoked, user: user.id, detail: [
-            "scope": SignOutScope.local.rawValue, "session_id": id.description,
-        ])
     }
 
     // MARK: - Shared steps
 
-    private func reloaded(_ user: UserRecord) throws -> UserRecord {
-        guard let current = try ports.users.findUser(id: user.id) else { throw Failure.unknownUser(email: user.email) }
+    private func reloaded(_ user: UserRecord, in store: any AuthStore) throws -> UserRecord {
+        guard let current = try store.findUser(id: user.id) else { throw Failure.unknownUser(email: user.email) }
         return current
     }
 
-    /// Every operator action names the operator; the API's rows have an ip instead.
-    private func audit(_ name: AuditEventName, user: UserID, detail: [String: String]) throws {
+    /// The audit row of an operator action, for the action's own transaction: every one names the operator (the
+    /// API's rows have an ip instead).
+    private func event(_ name: AuditEventName, user: UserID, detail: [String: String]) -> AuditEvent {
         var detail = detail
         detail["actor"] = actor
         detail["source"] = "latchctl"
-        try ports.audit.record(AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: nil, detail: detail))
+        return AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: nil, detail: detail)
     }
 }

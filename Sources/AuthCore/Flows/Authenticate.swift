@@ -15,7 +15,7 @@ extension AuthService {
             throw AuthError.invalidAccessToken
         }
         // The session's current token is the one with this jti: a token replaced by a refresh finds nothing.
-        guard let found = try ports.sessions.findSession(accessTokenHash: ports.tokenGenerator.digest(claims.tokenID)),
+        guard let found = try ports.store.findSession(accessTokenHash: ports.tokenGenerator.digest(claims.tokenID)),
               found.session.id == claims.sessionID, found.user.id == claims.subject,
               found.session.revokedAt == nil, found.session.passwordVersion == found.user.passwordVersion
         else { throw AuthError.invalidSession }

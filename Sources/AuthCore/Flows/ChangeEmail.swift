@@ -23,21 +23,25 @@ extension AuthService {
         let now = ports.clock.now()
         let notice = ports.composer.compose(MailRequest(
             kind: .emailChangeRequested, recipient: user.email, otherAddress: newEmail.value))
-        let owner = try ports.users.findUser(email: newEmail)
+        let owner = try ports.store.findUser(email: newEmail)
+        let link: NewToken?
+        var notices = [notice]
         if let owner {
             // Told at the address as that account has it, not as typed.
-            try ports.tokens.requestEmailChange(
-                userID: user.id, link: nil, notices: [notice, makeNotice(.emailAlreadyRegistered, to: owner.email)],
-                at: now)
+            link = nil
+            notices.append(makeNotice(.emailAlreadyRegistered, to: owner.email))
         } else {
-            var link = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
-                                       kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL)
-            link.newEmail = newEmail
-            try ports.tokens.requestEmailChange(userID: user.id, link: link, notices: [notice], at: now)
+            var token = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
+                                        kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL)
+            token.newEmail = newEmail
+            link = token
         }
-        let taken = owner != nil
-        try audit(.emailChangeRequested, user: user.id, ip: ip,
-                  detail: ["email": user.email, "new_email": newEmail.value, "taken": String(taken)])
+        try ports.store.transaction { store in
+            try store.requestEmailChange(userID: user.id, link: link, notices: notices, at: now)
+            try store.record(event(.emailChangeRequested, user: user.id, ip: ip, detail: [
+                "email": user.email, "new_email": newEmail.value, "taken": String(owner != nil),
+            ]))
+        }
     }
 
     /// Confirm a change of address with the link mailed to the new address (`POST /v1/email/change/confirm`).
@@ -60,8 +64,8 @@ extension AuthService {
         let newEmail = try EmailAddress(rawNewEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: newEmail)
-        guard let owner = try ports.tokens.pendingEmailChangeOwner(newEmailKey: newEmail.key),
-              let user = try ports.users.findUser(id: owner)
+        guard let owner = try ports.store.pendingEmailChangeOwner(newEmailKey: newEmail.key),
+              let user = try ports.store.findUser(id: owner)
         else { throw AuthError.invalidCode }
         let code = OneTimeCode.normalized(code)
         guard OneTimeCode.isWellFormed(code),
@@ -72,15 +76,15 @@ extension AuthService {
     }
 
     private func completeEmailChange(_ key: TokenKey, ip: String?) throws -> User? {
-        let changed: UserRecord?
         do {
-            changed = try ports.tokens.completeEmailChange(key, now: ports.clock.now())
+            return try ports.store.transaction { store in
+                guard let changed = try store.completeEmailChange(key, now: ports.clock.now()) else { return nil }
+                try store.record(event(.emailChanged, user: changed.id, ip: ip, detail: ["new_email": changed.email]))
+                return changed.publicUser
+            }
         } catch UserStoreError.emailTaken {
             throw AuthError.emailTaken
         }
-        guard let changed else { return nil }
-        try audit(.emailChanged, user: changed.id, ip: ip, detail: ["new_email": changed.email])
-        return changed.publicUser
     }
 
     /// The addresses a change-of-address link would move between, for its landing page: both masked
@@ -88,7 +92,7 @@ extension AuthService {
     public func emailChangePreview(token: String) throws -> (from: String, to: String)? {
         let hash = ports.tokenGenerator.digest(token)
         guard case .usable(let user) = try tokenState(hash: hash, purpose: .emailChange, now: ports.clock.now()),
-              let newEmail = try ports.tokens.lookupToken(hash: hash)?.newEmail
+              let newEmail = try ports.store.lookupToken(hash: hash)?.newEmail
         else { return nil }
         return (EmailMask.mask(user.email), EmailMask.mask(newEmail))
     }

@@ -12,7 +12,7 @@ extension AuthService {
     public func changePassword(
         _ authenticated: AuthenticatedUser, currentPassword: String, newPassword rawNewPassword: String, ip: String?
     ) throws {
-        guard let current = try ports.users.findUser(id: authenticated.session.userID) else {
+        guard let current = try ports.store.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
         try passwordPolicy.check(typed: rawNewPassword, email: EmailAddress(stored: current.email))
@@ -22,8 +22,10 @@ extension AuthService {
             userID: user.id, keepSession: authenticated.session.id, verifiedPasswordHash: user.passwordHash,
             newPasswordHash: try ports.hasher.hash(newPassword), now: ports.clock.now(),
             notice: makeNotice(.passwordChanged, to: user.email))
-        guard try ports.accounts.changePassword(change) else { throw AuthError.invalidCredentials }
-        try audit(.passwordChanged, user: user.id, ip: ip,
-                  detail: ["session_id": authenticated.session.id.description])
+        try ports.store.transaction { store in
+            guard try store.changePassword(change) else { throw AuthError.invalidCredentials }
+            try store.record(event(.passwordChanged, user: user.id, ip: ip,
+                                   detail: ["session_id": authenticated.session.id.description]))
+        }
     }
 }

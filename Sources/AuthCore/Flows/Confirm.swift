@@ -13,7 +13,7 @@ extension AuthService {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "resend", perIP: limits.resendPerIP, perEmail: limits.resendPerEmail, ip: ip, email: email)
-        guard let user = try ports.users.findUser(email: email), !user.isConfirmed, !user.isDisabled else {
+        guard let user = try ports.store.findUser(email: email), !user.isConfirmed, !user.isDisabled else {
             return .confirmationSent
         }
         let now = ports.clock.now()
@@ -21,8 +21,10 @@ extension AuthService {
             ? makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now)
             : makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
                               kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
-        try ports.tokens.issueToken(link)
-        try audit(.confirmationResent, user: user.id, ip: ip)
+        try ports.store.transaction { store in
+            try store.issueToken(link)
+            try store.record(event(.confirmationResent, user: user.id, ip: ip))
+        }
         return .confirmationSent
     }
 
@@ -60,7 +62,7 @@ extension AuthService {
         // Its audit row is written with it, for the user the token names.
         let audit = AuditEvent(name: .emailConfirmed, at: now, userID: nil, ip: ip,
                                detail: ["session_id": sessionID.description])
-        guard let user = try ports.tokens.completeConfirmation(
+        guard let user = try ports.store.completeConfirmation(
             key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent),
             audit: audit
         ) else { return nil }
@@ -74,10 +76,12 @@ extension AuthService {
     public func confirmEmail(token: String, ip: String?) throws -> User {
         let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
-        guard let user = try ports.tokens.completeEmailConfirmation(.link(hash: hash), now: now) else {
-            throw try tokenFailure(hash: hash, purpose: .confirm, now: now)
+        let confirmed = try ports.store.transaction { store -> UserRecord? in
+            guard let user = try store.completeEmailConfirmation(.link(hash: hash), now: now) else { return nil }
+            try store.record(event(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"]))
+            return user
         }
-        try audit(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"])
-        return user.publicUser
+        guard let confirmed else { throw try tokenFailure(hash: hash, purpose: .confirm, now: now) }
+        return confirmed.publicUser
     }
 }

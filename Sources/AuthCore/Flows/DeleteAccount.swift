@@ -12,7 +12,9 @@ extension AuthService {
         let user = try reauthenticate(authenticated, password: password, ip: ip)
         let deletion = AccountDeletion(userID: user.id, verifiedPasswordHash: user.passwordHash,
                                        notice: makeNotice(.accountDeleted, to: user.email))
-        guard try ports.accounts.deleteAccount(deletion) else { throw AuthError.invalidCredentials }
-        try audit(.accountDeleted, user: user.id, ip: ip)
+        try ports.store.transaction { store in
+            guard try store.deleteAccount(deletion) else { throw AuthError.invalidCredentials }
+            try store.record(event(.accountDeleted, user: user.id, ip: ip))
+        }
     }
 }

@@ -10,21 +10,24 @@ extension AuthService {
     func reauthenticate(_ authenticated: AuthenticatedUser, password rawPassword: String, ip: String?) throws
         -> UserRecord
     {
-        guard let user = try ports.users.findUser(id: authenticated.session.userID) else {
+        guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
         let email = EmailAddress(stored: user.email)
         try enforce(configuration.rateLimits.signInPerEmail, key: Self.emailLimitKey(flow: "signin", email))
-        try enforceLockout(try ports.signInFailures.signInFailures(emailKey: email.key))
+        try enforceLockout(try ports.store.signInFailures(emailKey: email.key))
         let password = PasswordPolicy.normalize(rawPassword)
         // An account without a password (a contested sign-up) matches nothing, at the cost of a real verify.
         let verified = ports.hasher.verify(password, against: user.hasPassword ? user.passwordHash : dummyPasswordHash)
             && user.hasPassword
         guard verified else {
             let now = ports.clock.now()
-            let failures = try ports.signInFailures.recordSignInFailure(
-                emailKey: email.key, at: now, forgetBefore: now.addingTimeInterval(-configuration.lockout.forgetAfter))
-            try audit(.reauthenticationFailed, user: user.id, ip: ip, detail: ["failures": String(failures.count)])
+            try ports.store.transaction { store in
+                let failures = try store.recordSignInFailure(
+                    emailKey: email.key, at: now, forgetBefore: now.addingTimeInterval(-configuration.lockout.forgetAfter))
+                try store.record(event(.reauthenticationFailed, user: user.id, ip: ip,
+                                       detail: ["failures": String(failures.count)]))
+            }
             throw AuthError.invalidCredentials
         }
         return user

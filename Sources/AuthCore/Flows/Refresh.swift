@@ -9,20 +9,24 @@ extension AuthService {
     public func refresh(refreshToken: String, ip: String?, userAgent: String?) throws -> IssuedSession {
         let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
-        let rotation = try ports.sessions.rotateRefreshToken(
+        let rotation = try ports.store.rotateRefreshToken(
             presentedHash: ports.tokenGenerator.digest(refreshToken),
             successor: tokens.credentials(ip: ip, userAgent: userAgent), now: now,
-            maxSessionAge: configuration.sessionMaxAge
+            maxSessionAge: configuration.sessionMaxAge,
+            alarm: { userID, sessionID in
+                event(.refreshTokenReused, user: userID, ip: ip, detail: ["session_id": sessionID.description])
+            }
         )
         switch rotation {
         case .rotated(let found):
             return try issue(tokens, to: found.user, sessionID: found.session.id, session: found.session)
-        case .reused(let userID, let sessionID):
-            try audit(.refreshTokenReused, user: userID, ip: ip, detail: ["session_id": sessionID.description])
+        case .reused:
+            // The family was revoked and the alarm audited in one transaction.
             throw AuthError.refreshTokenReused
         case .revoked(let userID, let sessionID):
-            try audit(.revokedRefreshTokenPresented, user: userID, ip: ip,
-                      detail: ["session_id": sessionID.description])
+            // Nothing was written: the row is the only change.
+            try ports.store.record(event(.revokedRefreshTokenPresented, user: userID, ip: ip,
+                                         detail: ["session_id": sessionID.description]))
             throw AuthError.invalidSession
         case .expired: throw AuthError.sessionExpired
         case .userDisabled: throw AuthError.userDisabled

@@ -9,10 +9,13 @@ extension AuthService {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "forgot", perIP: limits.forgotPerIP, perEmail: limits.forgotPerEmail, ip: ip, email: email)
-        guard let user = try ports.users.findUser(email: email), !user.isDisabled else { return }
+        guard let user = try ports.store.findUser(email: email), !user.isDisabled else { return }
         let now = ports.clock.now()
-        try ports.tokens.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now))
-        try audit(.passwordResetRequested, user: user.id, ip: ip)
+        let link = makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now)
+        try ports.store.transaction { store in
+            try store.issueToken(link)
+            try store.record(event(.passwordResetRequested, user: user.id, ip: ip))
+        }
     }
 
     /// Reset password (`POST /v1/password/reset`).
@@ -61,8 +64,11 @@ extension AuthService {
             key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(PasswordPolicy.normalize(rawPassword)),
             now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email)
         )
-        guard let result = try ports.tokens.completePasswordReset(completion) else { return nil }
-        try audit(.passwordReset, user: user.id, ip: ip, detail: ["revoked_sessions": String(result.revokedSessions)])
-        return result.user.publicUser
+        return try ports.store.transaction { store in
+            guard let result = try store.completePasswordReset(completion) else { return nil }
+            try store.record(event(.passwordReset, user: user.id, ip: ip,
+                                   detail: ["revoked_sessions": String(result.revokedSessions)]))
+            return result.user.publicUser
+        }
     }
 }

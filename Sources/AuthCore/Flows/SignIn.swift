@@ -28,11 +28,11 @@ extension AuthService {
             try enforceLockout(device.record.failures)
         } else {
             try enforce(limits.signInPerEmail, key: Self.emailLimitKey(flow: "signin", email))
-            try enforceLockout(try ports.signInFailures.signInFailures(emailKey: email.key))
+            try enforceLockout(try ports.store.signInFailures(emailKey: email.key))
         }
 
         let password = PasswordPolicy.normalize(rawPassword)
-        guard let user = try ports.users.findUser(email: email), user.hasPassword else {
+        guard let user = try ports.store.findUser(email: email), user.hasPassword else {
             _ = ports.hasher.verify(password, against: dummyPasswordHash)
             throw try signInFailed(email, device: device, user: nil, reason: "unknown_email", ip: ip)
         }
@@ -42,10 +42,11 @@ extension AuthService {
         // The password was right: whatever follows, this was not a guess (a trusted device's failures are its
         // own). A sign-in that succeeds forgives in its own statement.
         let forgiven = device == nil ? email.key : nil
-        if user.isDisabled || !user.isConfirmed {
-            if let forgiven { try ports.signInFailures.resetSignInFailures(emailKey: forgiven) }
-            if user.isDisabled { throw try refuse(.userDisabled, user: user, reason: "user_disabled", ip: ip) }
-            throw try refuse(.emailNotConfirmed, user: user, reason: "email_not_confirmed", ip: ip)
+        if user.isDisabled {
+            throw try refuse(.userDisabled, user: user, reason: "user_disabled", forgiving: forgiven, ip: ip)
+        }
+        if !user.isConfirmed {
+            throw try refuse(.emailNotConfirmed, user: user, reason: "email_not_confirmed", forgiving: forgiven, ip: ip)
         }
 
         let now = ports.clock.now()
@@ -64,7 +65,7 @@ extension AuthService {
             audit: AuditEvent(name: .signInSucceeded, at: now, userID: user.id, ip: ip, detail: [
                 "session_id": session.id.description, "trusted_device": String(device != nil),
             ]))
-        guard try ports.sessions.completeSignIn(completion) else {
+        guard try ports.store.completeSignIn(completion) else {
             // The password changed while it was being verified (a reset): the password it proved is gone.
             throw try refuse(.invalidCredentials, user: user, reason: "password_changed", ip: ip)
         }
@@ -76,7 +77,7 @@ extension AuthService {
     private func trustedDevice(_ token: String?, for email: EmailAddress) throws -> PresentedDevice? {
         guard let token, !token.isEmpty else { return nil }
         let hash = ports.tokenGenerator.digest(token)
-        guard let record = try ports.devices.findTrustedDevice(tokenHash: hash),
+        guard let record = try ports.store.findTrustedDevice(tokenHash: hash),
               record.emailKey == email.key, record.expiresAt > ports.clock.now()
         else { return nil }
         return PresentedDevice(hash: hash, record: record)
@@ -96,19 +97,27 @@ extension AuthService {
     ) throws -> AuthError {
         let now = ports.clock.now()
         let forgetBefore = now.addingTimeInterval(-configuration.lockout.forgetAfter)
-        let failures = try ports.signInFailures.recordSignInFailure(emailKey: email.key, at: now, forgetBefore: forgetBefore)
-        var detail = ["reason": reason, "email": email.value, "failures": String(failures.count)]
-        if let device {
-            let own = try ports.devices.recordDeviceFailure(tokenHash: device.hash, at: now, forgetBefore: forgetBefore)
-            detail["device_failures"] = String(own?.count ?? 0)
+        try ports.store.transaction { store in
+            let failures = try store.recordSignInFailure(emailKey: email.key, at: now, forgetBefore: forgetBefore)
+            var detail = ["reason": reason, "email": email.value, "failures": String(failures.count)]
+            if let device {
+                let own = try store.recordDeviceFailure(tokenHash: device.hash, at: now, forgetBefore: forgetBefore)
+                detail["device_failures"] = String(own?.count ?? 0)
+            }
+            try store.record(event(.signInFailed, user: user, ip: ip, detail: detail))
         }
-        try audit(.signInFailed, user: user, ip: ip, detail: detail)
         return .invalidCredentials
     }
 
-    /// Audits a refusal after a correct password and returns its error.
-    private func refuse(_ error: AuthError, user: UserRecord, reason: String, ip: String?) throws -> AuthError {
-        try audit(.signInFailed, user: user.id, ip: ip, detail: ["reason": reason, "email": user.email])
+    /// Audits a refusal after a correct password, forgetting the address's failures (`forgiving`, when the client
+    /// was judged by them) in the same transaction, and returns its error.
+    private func refuse(
+        _ error: AuthError, user: UserRecord, reason: String, forgiving emailKey: String? = nil, ip: String?
+    ) throws -> AuthError {
+        try ports.store.transaction { store in
+            if let emailKey { try store.resetSignInFailures(emailKey: emailKey) }
+            try store.record(event(.signInFailed, user: user.id, ip: ip, detail: ["reason": reason, "email": user.email]))
+        }
         return error
     }
 }

@@ -21,7 +21,7 @@ extension AuthService {
         try passwordPolicy.check(typed: rawPassword, email: email)
         let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(rawPassword))
 
-        if let existing = try ports.users.findUser(email: email) {
+        if let existing = try ports.store.findUser(email: email) {
             try answerExistingAccount(existing, ip: ip)
             return .confirmationSent
         }
@@ -29,11 +29,13 @@ extension AuthService {
         let user = NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now)
         let token = makeMailedToken(for: user.id, email: email.value, purpose: .confirm, now: now)
         do {
-            let created = try ports.users.createUser(user, confirmation: token)
-            try audit(.signUp, user: created.id, ip: ip, detail: ["email": created.email])
+            try ports.store.transaction { store in
+                let created = try store.createUser(user, confirmation: token)
+                try store.record(event(.signUp, user: created.id, ip: ip, detail: ["email": created.email]))
+            }
         } catch UserStoreError.emailTaken {
             // Lost a race with a concurrent sign-up for the same address: answer as for a known address.
-            if let existing = try ports.users.findUser(email: email) {
+            if let existing = try ports.store.findUser(email: email) {
                 try answerExistingAccount(existing, ip: ip)
             }
         }
@@ -48,13 +50,17 @@ extension AuthService {
             let now = ports.clock.now()
             let link = makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
                                        kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
-            if try ports.tokens.contestSignUp(userID: user.id, link: link) {
-                try audit(.signUpContested, user: user.id, ip: ip)
-                return
+            let contested = try ports.store.transaction { store in
+                guard try store.contestSignUp(userID: user.id, link: link) else { return false }
+                try store.record(event(.signUpContested, user: user.id, ip: ip))
+                return true
             }
+            if contested { return }
             // Confirmed between the lookup and the write: a confirmed account gets the notice.
         }
-        try ports.outbox.enqueue(mail: makeNotice(.signupAttempt, to: user.email))
-        try audit(.signUpExistingEmail, user: user.id, ip: ip)
+        try ports.store.transaction { store in
+            try store.enqueue(mail: makeNotice(.signupAttempt, to: user.email))
+            try store.record(event(.signUpExistingEmail, user: user.id, ip: ip))
+        }
     }
 }

@@ -23,15 +23,16 @@ public protocol SessionStore: Sendable {
     /// - token revoked, its session revoked (sign-out, reset, disable, an earlier reuse) or opened under an older
     ///   password version → `.revoked`, nothing written: the family is already dead, so this is a stale client,
     ///   not theft;
-    /// - token already rotated while its session is live → revoke the session and all its refresh tokens →
-    ///   `.reused` (a stolen token was replayed);
+    /// - token already rotated while its session is live → revoke the session and all its refresh tokens and
+    ///   record `alarm(user, session)`, in one transaction → `.reused` (a stolen token was replayed);
     /// - token expired, or the session older than `maxSessionAge` → `.expired` (nothing written);
     /// - user disabled → `.userDisabled` (nothing written);
     /// - else mark the token used, insert `successor.refreshTokenHash` into the same family, replace the session's
     ///   access-token digest, both expiries (each capped at the session's `created_at + maxSessionAge`), ip and
     ///   user agent, set `last_used_at` → `.rotated` with the updated session.
     func rotateRefreshToken(
-        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval
+        presentedHash: Data, successor: SessionCredentials, now: Date, maxSessionAge: TimeInterval,
+        alarm: (_ userID: UserID, _ sessionID: SessionID) -> AuditEvent
     ) throws -> RefreshRotation
 
     /// Revokes one session and its refresh tokens (sign-out, local). Revoking a revoked session is a no-op.

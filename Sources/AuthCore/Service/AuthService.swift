@@ -40,7 +40,7 @@ public struct AuthService: Sendable {
     func enforce(_ rule: RateLimitRule, key: String) throws {
         let now = ports.clock.now()
         let windowStart = rule.windowStart(containing: now)
-        let count = try ports.rateLimits.recordHit(key: key, windowStart: windowStart)
+        let count = try ports.store.recordHit(key: key, windowStart: windowStart)
         if case .limited(let retryAfter) = rule.decide(count: count, windowStart: windowStart, now: now) {
             throw AuthError.rateLimited(retryAfter: Self.wholeSeconds(retryAfter))
         }
@@ -134,17 +134,20 @@ public struct AuthService: Sendable {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: email)
-        guard let user = try ports.users.findUser(email: email) else { throw AuthError.invalidCode }
+        guard let user = try ports.store.findUser(email: email) else { throw AuthError.invalidCode }
         let code = OneTimeCode.normalized(code)
         guard OneTimeCode.isWellFormed(code) else { throw try wrongCode(user, purpose: purpose, ip: ip) }
         return (user, .code(userID: user.id, digest: ports.codes.digest(code: code, userID: user.id, purpose: purpose)))
     }
 
-    /// Counts a wrong code against every live token of the user for `purpose` (five spend a token) and audits it.
+    /// Counts a wrong code against every live token of the user for `purpose` (five spend a token) and audits it,
+    /// in one transaction.
     func wrongCode(_ user: UserRecord, purpose: TokenPurpose, ip: String?) throws -> AuthError {
-        try ports.tokens.recordWrongCode(userID: user.id, purpose: purpose, at: ports.clock.now(),
-                                         limit: configuration.codeAttempts)
-        try audit(.wrongCode, user: user.id, ip: ip, detail: ["purpose": purpose.rawValue])
+        try ports.store.transaction { store in
+            try store.recordWrongCode(userID: user.id, purpose: purpose, at: ports.clock.now(),
+                                      limit: configuration.codeAttempts)
+            try store.record(event(.wrongCode, user: user.id, ip: ip, detail: ["purpose": purpose.rawValue]))
+        }
         return .invalidCode
     }
 
@@ -162,8 +165,8 @@ public struct AuthService: Sendable {
     }
 
     func tokenState(hash: Data, purpose: TokenPurpose, now: Date) throws -> TokenState {
-        guard let record = try ports.tokens.lookupToken(hash: hash), record.purpose == purpose,
-              let user = try ports.users.findUser(id: record.userID)
+        guard let record = try ports.store.lookupToken(hash: hash), record.purpose == purpose,
+              let user = try ports.store.findUser(id: record.userID)
         else { return .failed(.invalidToken) }
         if record.usedAt != nil { return .failed(.tokenUsed) }
         if record.supersededAt != nil || record.passwordVersion != user.passwordVersion {
@@ -182,7 +185,9 @@ public struct AuthService: Sendable {
         return error
     }
 
-    func audit(_ name: AuditEventName, user: UserID?, ip: String?, detail: [String: String] = [:]) throws {
-        try ports.audit.record(AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: ip, detail: detail))
+    /// The audit row of a flow's event, stamped now: recorded in the same transaction as the writes it records
+    /// (`UnitOfWork`), or alone where the event changes nothing else.
+    func event(_ name: AuditEventName, user: UserID?, ip: String?, detail: [String: String] = [:]) -> AuditEvent {
+        AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: ip, detail: detail)
     }
 }

@@ -44,7 +44,7 @@ enum UsersCommand {
         let now = context.clock.now()
         let sessions = try store.listSessions(userID: user.id)
         let live = sessions.filter { $0.session.revokedAt == nil && $0.session.refreshExpiresAt > now }.count
-        let pending = try store.pendingEmailChanges(userID: user.id, now: now)
+        let pending = try context.operations().pendingEmailChanges(email: user.email)
         var rows: [(String, String)] = [
             ("email", Display.text(user.email)), ("id", user.id.description),
             ("confirmed_at", Display.timestamp(user.emailConfirmedAt)),

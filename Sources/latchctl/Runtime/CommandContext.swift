@@ -74,7 +74,7 @@ final class CommandContext {
         let configuration = try configuration(queuesMail: queuesMail)
         let pool = try pool()
         let service = try LatchApplication.makeAuthService(configuration: configuration, pool: pool, clock: clock)
-        return AdminOperations(service: service, store: PostgresAdminStore(pool: pool), actor: actor)
+        return AdminOperations(service: service, actor: actor)
     }
 
     /// The access-token signing keys, with latchd's schedule (LATCH_JWKS_MAX_AGE, LATCH_ACCESS_TTL) and secret.

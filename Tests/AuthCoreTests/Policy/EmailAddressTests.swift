@@ -95,7 +95,7 @@ private extension String {
             emailConfirmedAt: h.clock.now())
         #expect(EmailAddress(stored: "Jörg@bücher.de").key == "jörg@bücher.de")
         #expect(EmailAddress(lookup: "ANN@Example.com").key == "ann@example.com")
-        let operations = AdminOperations(service: h.service, store: h.store, actor: "opal")
+        let operations = AdminOperations(service: h.service, actor: "opal")
         #expect(throws: AdminOperations.Failure.unknownUser(email: "JÖRG@bücher.de"), "only ASCII letters fold") {
             try operations.user(email: "JÖRG@bücher.de")
         }
