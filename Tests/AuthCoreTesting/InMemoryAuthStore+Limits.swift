@@ -3,12 +3,14 @@ import Foundation
 
 extension InMemoryAuthStore {
     public func recordHit(key: String, windowStart: Date) throws -> Int {
-        try locked { state in
-            let slot = "\(key)@\(windowStart.timeIntervalSince1970)"
-            state.hits[slot, default: 0] += 1
-            state.hitLog.append((key, windowStart))
-            return state.hits[slot, default: 0]
-        }
+        try locked { Self.hit(key: key, windowStart: windowStart, in: &$0) }
+    }
+
+    static func hit(key: String, windowStart: Date, in state: inout State) -> Int {
+        let slot = "\(key)@\(windowStart.timeIntervalSince1970)"
+        state.hits[slot, default: 0] += 1
+        state.hitLog.append((key, windowStart))
+        return state.hits[slot, default: 0]
     }
 
     public func clearHits(key: String) throws {

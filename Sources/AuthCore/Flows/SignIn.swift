@@ -20,19 +20,10 @@ extension AuthService {
         userAgent: String?
     ) throws -> IssuedSession {
         let email = try EmailAddress(rawEmail)
-        let limits = configuration.rateLimits
-        try enforcePerIP(flow: "signin", limits.signInPerIP, ip: ip)
-        let device = try trustedDevice(deviceToken, for: email)
-        if let device {
-            try enforce(limits.signInPerEmail, key: "signin:device:\(device.key)")
-            try enforceLockout(device.record.failures)
-        } else {
-            try enforce(limits.signInPerEmail, key: Self.emailLimitKey(flow: "signin", email))
-            try enforceLockout(try ports.store.signInFailures(emailKey: email.key))
-        }
+        let (device, found) = try prepareSignIn(email, deviceToken: deviceToken, ip: ip)
 
         let password = PasswordPolicy.normalize(rawPassword)
-        guard let user = try ports.store.findUser(email: email), user.hasPassword else {
+        guard let user = found, user.hasPassword else {
             _ = ports.hasher.verify(password, against: dummyPasswordHash)
             throw try signInFailed(email, device: device, user: nil, reason: "unknown_email", ip: ip)
         }
@@ -72,15 +63,35 @@ extension AuthService {
         return try issue(tokens, to: user, sessionID: session.id, deviceToken: issuedDeviceToken)
     }
 
-    /// A presented device token that vouches for this address: known, unexpired and its user's. Anything else
-    /// is treated as no token at all (and says nothing about why).
-    private func trustedDevice(_ token: String?, for email: EmailAddress) throws -> PresentedDevice? {
-        guard let token, !token.isEmpty else { return nil }
-        let hash = ports.tokenGenerator.digest(token)
-        guard let record = try ports.store.findTrustedDevice(tokenHash: hash),
-              record.emailKey == email.key, record.expiresAt > ports.clock.now()
-        else { return nil }
-        return PresentedDevice(hash: hash, record: record)
+    /// The limits, the lockout and the user, from one read of the store (`SessionStore.prepareSignIn`): the
+    /// per-address limit first (past it nothing else is counted), then the device's own limit and failures when
+    /// the presented device token vouches for this address (known, unexpired and its user's; anything else is
+    /// treated as no token at all and says nothing about why), else the address's.
+    /// - Returns: the vouching device, if any, and the address's user, if any.
+    private func prepareSignIn(_ email: EmailAddress, deviceToken: String?, ip: String?)
+        throws -> (PresentedDevice?, UserRecord?)
+    {
+        let limits = configuration.rateLimits
+        let now = ports.clock.now()
+        let deviceHash = deviceToken.flatMap { $0.isEmpty ? nil : ports.tokenGenerator.digest($0) }
+        let addressHit = ip.map {
+            RateLimitHit(key: "signin:ip:\(ClientAddressKey.key(for: $0))",
+                         windowStart: limits.signInPerIP.windowStart(containing: now))
+        }
+        let ownWindow = limits.signInPerEmail.windowStart(containing: now)
+        let prepared = try ports.store.prepareSignIn(SignInAttempt(
+            emailKey: email.key, deviceTokenHash: deviceHash, now: now, addressHit: addressHit,
+            addressLimit: limits.signInPerIP.limit,
+            ownHit: RateLimitHit(key: Self.emailLimitKey(flow: "signin", email), windowStart: ownWindow),
+            deviceKey: deviceHash.map { "signin:device:" + PresentedDevice.keySuffix($0) }))
+        if let addressHit, let count = prepared.addressHits {
+            try check(limits.signInPerIP, count: count, windowStart: addressHit.windowStart, now: now)
+        }
+        // Counted unless the address limit refused the request first.
+        try check(limits.signInPerEmail, count: prepared.ownHits ?? 0, windowStart: ownWindow, now: now)
+        let device = prepared.device.flatMap { record in deviceHash.map { PresentedDevice(hash: $0, record: record) } }
+        try enforceLockout(device?.record.failures ?? (device == nil ? prepared.failures : nil))
+        return (device, prepared.user)
     }
 
     /// Throws `rateLimited` while `failures` are in lockout backoff.
@@ -127,9 +138,9 @@ private struct PresentedDevice {
     let hash: Data
     let record: TrustedDevice
 
-    /// The device's rate-limit key: its user and a prefix of its digest (enough to tell a user's devices apart,
-    /// and no use to anyone who reads the limits table).
-    var key: String {
-        record.userID.description + ":" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
+    /// The device's rate-limit key after `signin:device:`: a prefix of its token's digest (64 bits tell devices
+    /// apart, and are no use to anyone who reads the limits table).
+    static func keySuffix(_ hash: Data) -> String {
+        hash.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

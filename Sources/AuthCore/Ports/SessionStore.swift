@@ -3,6 +3,13 @@ import Foundation
 /// The `sessions` and `refresh_tokens` tables. A session is one sign-in; its id is the refresh-token family id.
 /// Only digests of access and refresh tokens are stored. Every method is one transaction.
 public protocol SessionStore: Sendable {
+    /// Everything a password sign-in reads before verifying the hash, in one statement: count `addressHit` (when
+    /// given); find the device of `deviceTokenHash`, kept only if unexpired and its user's email key is
+    /// `emailKey`; count `ownHit` under `deviceKey` when that device was kept, else under `ownHit.key`, but only
+    /// while the address count is within `addressLimit`; read the failures of `emailKey` and the user with that
+    /// email key. Counting follows `RateLimitStore.recordHit`.
+    func prepareSignIn(_ attempt: SignInAttempt) throws -> SignInPreparation
+
     /// Sign-in's writes, atomically, and only while the user's password hash is still the one the password was
     /// verified against (a password change that committed during the Argon2 verify wins, so no session outlives
     /// the reset that meant to end it): replace the hash when `rehash` is given (same password, same version),

@@ -40,7 +40,12 @@ public struct AuthService: Sendable {
     func enforce(_ rule: RateLimitRule, key: String) throws {
         let now = ports.clock.now()
         let windowStart = rule.windowStart(containing: now)
-        let count = try ports.store.recordHit(key: key, windowStart: windowStart)
+        try check(rule, count: try ports.store.recordHit(key: key, windowStart: windowStart),
+                  windowStart: windowStart, now: now)
+    }
+
+    /// Throws `rateLimited` when the `count`-th hit of the window breaks `rule`.
+    func check(_ rule: RateLimitRule, count: Int, windowStart: Date, now: Date) throws {
         if case .limited(let retryAfter) = rule.decide(count: count, windowStart: windowStart, now: now) {
             throw AuthError.rateLimited(retryAfter: Self.wholeSeconds(retryAfter))
         }
