@@ -62,6 +62,18 @@ extension PostgresAuthStore {
         )
     }
 
+    /// The rule of `redemption`, read without locking or writing anything.
+    public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
+        let row = try database.query("""
+            SELECT \(Self.refusal(purpose: purpose, now: now)), \(unescaped: Self.userColumnList("u"))
+            FROM auth_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = \(hash) AND t.purpose = \(purpose.rawValue)::text
+            """, retry: .onConnectionLoss).first
+        guard let row else { return .refused(.unknown) }
+        if let refusal = try Self.refusal(row, column: 0) { return .refused(refusal) }
+        return .redeemed(try StoreRows.user(row, at: 1))
+    }
+
     /// One transaction: earlier live changes superseded, the new token (if any) with its link mail to the new
     /// address, and the notices. Rare enough that a few round trips cost nothing.
     public func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws {
@@ -100,21 +112,9 @@ extension PostgresAuthStore {
     /// One statement, locking the user first as `redeemConfirmation` does. The users update is where another
     /// account's claim on the address shows (the unique email key): it aborts the whole statement, so the token
     /// stays unspent and nothing changes.
-    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord? {
+    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord> {
         let statement: PostgresQuery = """
-            WITH \(Self.target(key, purpose: .emailChange)), owner AS (
-                SELECT u.id, u.password_version
-                FROM users u JOIN auth_tokens t ON t.user_id = u.id
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'email_change'
-                  AND u.disabled_at IS NULL
-                FOR UPDATE OF u
-            ), redeemed AS (
-                UPDATE auth_tokens t SET used_at = \(now)
-                FROM owner o
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
-                  AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
-                RETURNING t.user_id, t.new_email, t.new_email_key
-            ), changed AS (
+            WITH \(Self.redemption(key, purpose: .emailChange, now: now)), changed AS (
                 UPDATE users u SET email = r.new_email, email_key = r.new_email_key, email_confirmed_at = \(now),
                                    updated_at = \(now)
                 FROM redeemed r WHERE u.id = r.user_id
@@ -124,10 +124,10 @@ extension PostgresAuthStore {
                 WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> (SELECT token_hash FROM target)
                   AND used_at IS NULL AND superseded_at IS NULL
             )
-            SELECT * FROM changed
+            SELECT \(unescaped: Self.refusalColumn), c.* FROM (SELECT 1) AS one LEFT JOIN changed c ON true
             """
         do {
-            return try database.query(statement).first.map { try StoreRows.user($0) }
+            return try Self.redemption(try database.query(statement).first) { try StoreRows.user($0, at: 1) }
         } catch let error as PostgresError where error.isEmailKeyTaken {
             throw UserStoreError.emailTaken
         }
@@ -135,11 +135,11 @@ extension PostgresAuthStore {
 
     public func completeConfirmation(
         _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
-    ) throws -> UserRecord? {
+    ) throws -> Redemption<UserRecord> {
         try redeemConfirmation(key, now: now, session: (sessionID, credentials), audit: audit)
     }
 
-    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord? {
+    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord> {
         try redeemConfirmation(key, now: now, session: nil)
     }
 
@@ -161,31 +161,15 @@ extension PostgresAuthStore {
         }
     }
 
-    /// One statement. `owner` locks the token's user row first (every statement that changes a user and its
-    /// tokens locks the user first, so they serialize on it without deadlocks) and, after any wait, re-reads it:
-    /// a concurrent confirmation, reset or contest that committed meanwhile excludes it. `redeemed` is the
-    /// conditional UPDATE of the token (live and on the user's password version), and every later write selects
-    /// from it, so no redemption means no write. The session (only with `session`) carries the password version
-    /// it was opened under.
+    /// One statement on `redemption`: every write selects from `redeemed`, so a refusal writes nothing. The
+    /// session (only with `session`) carries the password version it was opened under.
     private func redeemConfirmation(
         _ key: TokenKey, now: Date, session: (id: SessionID, credentials: SessionCredentials)?,
         audit: AuditEvent? = nil
-    ) throws -> UserRecord? {
+    ) throws -> Redemption<UserRecord> {
         let credentials = session?.credentials
         let statement: PostgresQuery = """
-            WITH \(Self.target(key, purpose: .confirm)), owner AS (
-                SELECT u.id, u.password_version
-                FROM users u JOIN auth_tokens t ON t.user_id = u.id
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'confirm'
-                  AND u.disabled_at IS NULL AND u.email_confirmed_at IS NULL
-                FOR UPDATE OF u
-            ), redeemed AS (
-                UPDATE auth_tokens t SET used_at = \(now)
-                FROM owner o
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
-                  AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
-                RETURNING t.user_id, o.password_version
-            ), confirmed AS (
+            WITH \(Self.redemption(key, purpose: .confirm, now: now)), confirmed AS (
                 UPDATE users u SET email_confirmed_at = \(now), updated_at = \(now)
                 FROM redeemed r WHERE u.id = r.user_id
                 RETURNING \(unescaped: Self.userColumnList("u"))
@@ -209,32 +193,19 @@ extension PostgresAuthStore {
             ), audited AS (
                 \(try auditInsert(audit, forUserOf: "redeemed"))
             )
-            SELECT * FROM confirmed
+            SELECT \(unescaped: Self.refusalColumn), c.* FROM (SELECT 1) AS one LEFT JOIN confirmed c ON true
             """
-        return try database.query(statement).first.map { try StoreRows.user($0) }
+        return try Self.redemption(try database.query(statement).first) { try StoreRows.user($0, at: 1) }
     }
 
-    /// One statement for the six steps of `PasswordResetCompletion`; `owner` locks the user first as in
-    /// `redeemConfirmation`, and every write selects from `redeemed`. `revoked_sessions` waits for
-    /// `revoked_tokens` (its WHERE reads it), so refresh tokens are locked before sessions: the order refresh
-    /// rotation locks them in, so a reset and a refresh of the same user cannot deadlock.
-    public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
+    /// One statement for the six steps of `PasswordResetCompletion` on `redemption` (only for the token of
+    /// `reset.userID`), every write selecting from `redeemed`. `revoked_sessions` waits for `revoked_tokens`
+    /// (its WHERE reads it), so refresh tokens are locked before sessions: the order refresh rotation locks them
+    /// in, so a reset and a refresh of the same user cannot deadlock.
+    public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult> {
         let now = reset.now
         let statement: PostgresQuery = """
-            WITH \(Self.target(reset.key, purpose: .reset)), owner AS (
-                SELECT u.id, u.password_version, u.email_key
-                FROM users u JOIN auth_tokens t ON t.user_id = u.id
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = 'reset'
-                  AND u.id = \(reset.userID.rawValue)
-                  AND u.disabled_at IS NULL
-                FOR UPDATE OF u
-            ), redeemed AS (
-                UPDATE auth_tokens t SET used_at = \(now)
-                FROM owner o
-                WHERE t.token_hash = (SELECT token_hash FROM target) AND t.user_id = o.id AND t.used_at IS NULL
-                  AND t.superseded_at IS NULL AND t.expires_at > \(now) AND t.password_version = o.password_version
-                RETURNING t.user_id, o.email_key
-            ), updated AS (
+            WITH \(Self.redemption(reset.key, purpose: .reset, now: now, of: reset.userID)), updated AS (
                 UPDATE users SET password_hash = \(reset.newPasswordHash)::text,
                                  password_version = password_version + 1, updated_at = \(now),
                                  email_confirmed_at = COALESCE(email_confirmed_at, \(now))
@@ -256,14 +227,70 @@ extension PostgresAuthStore {
             ), forgiven AS (
                 DELETE FROM signin_failures WHERE email_key = (SELECT email_key FROM redeemed)
             ), \(queuedMail(reset.mail, at: now, for: "redeemed"))
-            SELECT u.*, (SELECT count(*) FROM revoked_sessions) AS revoked, (SELECT count(*) FROM woken) AS notified
-            FROM updated u
+            SELECT \(unescaped: Self.refusalColumn), u.*, (SELECT count(*) FROM revoked_sessions) AS revoked,
+                   (SELECT count(*) FROM woken) AS notified
+            FROM (SELECT 1) AS one LEFT JOIN updated u ON true
             """
-        guard let row = try database.query(statement).first else { return nil }
-        return PasswordResetResult(
-            user: try StoreRows.user(row),
-            revokedSessions: try row.decode(Int.self, column: StoreRows.userColumns)
+        return try Self.redemption(try database.query(statement).first) { row in
+            PasswordResetResult(
+                user: try StoreRows.user(row, at: 1),
+                revokedSessions: try row.decode(Int.self, column: 1 + StoreRows.userColumns))
+        }
+    }
+
+    /// The CTEs every redemption starts with: `target` (the digest `key` names), `owner` (the token's user and the
+    /// token, both locked, the user first as every statement that changes a user and its tokens locks it, so
+    /// they serialize on it without deadlocks; after any wait both are read again, so a confirmation, reset or
+    /// contest that committed meanwhile counts), with the `refusal` of the one rule; and `redeemed` (the token
+    /// marked used only when nothing refuses it; every write of a completion selects from it).
+    static func redemption(_ key: TokenKey, purpose: TokenPurpose, now: Date, of userID: UserID? = nil) -> PostgresQuery {
+        """
+        \(target(key, purpose: purpose)), owner AS (
+            SELECT u.id, u.password_version, u.email_key, \(refusal(purpose: purpose, now: now)) AS refusal
+            FROM users u JOIN auth_tokens t ON t.user_id = u.id
+            WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = \(purpose.rawValue)::text
+              AND (\(userID?.rawValue)::uuid IS NULL OR u.id = \(userID?.rawValue)::uuid)
+            FOR UPDATE OF u, t
+        ), redeemed AS (
+            UPDATE auth_tokens t SET used_at = \(now)
+            FROM owner o
+            WHERE t.token_hash = (SELECT token_hash FROM target) AND o.refusal IS NULL
+            RETURNING t.user_id, t.new_email, t.new_email_key, o.password_version, o.email_key
         )
+        """
+    }
+
+    /// THE rule of redeemability (`TokenRefusal`, in its order) for the token row `t` of user row `u`: why it
+    /// cannot be redeemed for `purpose` at `now`, or NULL when it can. Written once: `redemption` and
+    /// `checkToken` both use it.
+    static func refusal(purpose: TokenPurpose, now: Date) -> PostgresQuery {
+        """
+        CASE WHEN t.used_at IS NOT NULL THEN 'used'
+             WHEN t.superseded_at IS NOT NULL OR t.password_version <> u.password_version THEN 'superseded'
+             WHEN t.expires_at <= \(now) THEN 'expired'
+             WHEN u.disabled_at IS NOT NULL THEN 'user_disabled'
+             WHEN \(purpose.rawValue)::text = 'confirm' AND u.email_confirmed_at IS NOT NULL THEN 'already_confirmed'
+        END
+        """
+    }
+
+    /// A redeeming statement's first column: NULL when redeemed, else the refusal (`unknown` when `owner` found
+    /// no token of the purpose, or not that user's).
+    static let refusalColumn = "(SELECT CASE WHEN count(*) = 0 THEN 'unknown' ELSE max(refusal) END FROM owner)"
+
+    /// A redeeming statement's answer: `value` of its row when its first column is NULL, else the refusal.
+    static func redemption<T>(_ row: PostgresRow?, value: (PostgresRow) throws -> T) throws -> Redemption<T> {
+        guard let row else { throw PostgresError.unsupported("a redeeming statement gave no row") }
+        if let refusal = try refusal(row, column: 0) { return .refused(refusal) }
+        return .redeemed(try value(row))
+    }
+
+    static func refusal(_ row: PostgresRow, column: Int) throws -> TokenRefusal? {
+        guard let text = try row.decode(String?.self, column: column) else { return nil }
+        guard let refusal = TokenRefusal(rawValue: text) else {
+            throw PostgresError.unsupported("unknown token refusal '\(text)'")
+        }
+        return refusal
     }
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that

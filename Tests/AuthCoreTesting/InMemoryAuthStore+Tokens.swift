@@ -23,11 +23,22 @@ extension InMemoryAuthStore {
         try locked { $0.tokens[hash]?.record }
     }
 
+    public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
+        try locked { state in
+            guard let row = state.tokens[hash], let user = state.users[row.record.userID] else {
+                return .refused(.unknown)
+            }
+            if let refusal = Self.refusal(row, purpose: purpose, now: now, in: state) { return .refused(refusal) }
+            return .redeemed(user)
+        }
+    }
+
     public func completeConfirmation(
         _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
-    ) throws -> UserRecord? {
+    ) throws -> Redemption<UserRecord> {
         try locked { state in
-            guard let userID = Self.redeemConfirmation(key, now: now, in: &state) else { return nil }
+            let redemption = Self.redeemConfirmation(key, now: now, in: &state)
+            guard let userID = redemption.value else { return .refused(redemption.refusal ?? .unknown) }
             let version = state.users[userID]?.passwordVersion ?? 1
             Self.insert(NewSession(id: sessionID, userID: userID, createdAt: now, credentials: credentials,
                                    passwordVersion: version), into: &state)
@@ -35,23 +46,25 @@ extension InMemoryAuthStore {
                 audit.userID = userID
                 state.audit.append(audit)
             }
-            return state.users[userID]
+            return .redeemed(state.users[userID]!)
         }
     }
 
-    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord? {
+    public func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord> {
         try locked { state in
-            guard let userID = Self.redeemConfirmation(key, now: now, in: &state) else { return nil }
-            return state.users[userID]
+            let redemption = Self.redeemConfirmation(key, now: now, in: &state)
+            guard let userID = redemption.value else { return .refused(redemption.refusal ?? .unknown) }
+            return .redeemed(state.users[userID]!)
         }
     }
 
-    public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult? {
+    public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult> {
         try locked { state in
-            guard let hash = Self.token(reset.key, purpose: .reset, in: state),
-                  let userID = Self.redeem(hash, purpose: .reset, now: reset.now, in: &state),
-                  userID == reset.userID, var user = state.users[userID]
-            else { return nil }
+            let hash = Self.token(reset.key, purpose: .reset, in: state)
+            let redemption = Self.redeem(hash, purpose: .reset, now: reset.now, of: reset.userID, in: &state)
+            guard let hash, let userID = redemption.value, var user = state.users[userID] else {
+                return .refused(redemption.refusal ?? .unknown)
+            }
             user.passwordHash = reset.newPasswordHash
             user.passwordVersion += 1
             user.updatedAt = reset.now
@@ -62,7 +75,7 @@ extension InMemoryAuthStore {
                                  at: reset.now, in: &state)
             state.failures.removeValue(forKey: Self.key(of: user))
             state.outbox.append(reset.mail)
-            return PasswordResetResult(user: user, revokedSessions: revoked)
+            return .redeemed(PasswordResetResult(user: user, revokedSessions: revoked))
         }
     }
 
@@ -91,43 +104,47 @@ extension InMemoryAuthStore {
         }
     }
 
-    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord? {
+    public func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord> {
         try locked { state in
-            guard let hash = Self.token(key, purpose: .emailChange, in: state),
-                  let row = state.tokens[hash], let newEmail = row.record.newEmail.flatMap({ try? EmailAddress($0) })
-            else { return nil }
+            guard let hash = Self.token(key, purpose: .emailChange, in: state), let row = state.tokens[hash],
+                  let newEmail = row.record.newEmail.flatMap({ try? EmailAddress($0) })
+            else { return .refused(.unknown) }
             // The unique email key is checked before anything is written, as the failed UPDATE aborts in SQL.
             if state.users.values.contains(where: { $0.id != row.record.userID && Self.key(of: $0) == newEmail.key }),
-               Self.isRedeemable(row, purpose: .emailChange, now: now, in: state) {
+               Self.refusal(row, purpose: .emailChange, now: now, in: state) == nil {
                 throw UserStoreError.emailTaken
             }
-            guard let userID = Self.redeem(hash, purpose: .emailChange, now: now, in: &state) else { return nil }
+            let redemption = Self.redeem(hash, purpose: .emailChange, now: now, in: &state)
+            guard let userID = redemption.value else { return .refused(redemption.refusal ?? .unknown) }
             state.users[userID]?.email = newEmail.value
             state.users[userID]?.emailConfirmedAt = now
             state.users[userID]?.updatedAt = now
             Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: hash, at: now, in: &state)
-            return state.users[userID]
+            return .redeemed(state.users[userID]!)
         }
     }
 
-    /// The single conditional UPDATE of a redemption: live (unused, not superseded, unexpired), its user enabled
-    /// and still on the token's password version.
-    public static func redeem(_ hash: Data, purpose: TokenPurpose, now: Date, in state: inout State) -> UserID? {
-        guard let row = state.tokens[hash], isRedeemable(row, purpose: purpose, now: now, in: state) else {
-            return nil
+    /// A redemption: the token marked used unless the one rule refuses it (only a token of `userID`, when given).
+    public static func redeem(
+        _ hash: Data?, purpose: TokenPurpose, now: Date, of userID: UserID? = nil, in state: inout State
+    ) -> Redemption<UserID> {
+        guard let hash, let row = state.tokens[hash], userID == nil || row.record.userID == userID else {
+            return .refused(.unknown)
         }
+        if let refusal = refusal(row, purpose: purpose, now: now, in: state) { return .refused(refusal) }
         state.tokens[hash]?.record.usedAt = now
-        return row.record.userID
+        return .redeemed(row.record.userID)
     }
 
-    /// Live (unused, not superseded, unexpired), of `purpose`, its user enabled and still on the token's password
-    /// version (and, to confirm, unconfirmed).
-    static func isRedeemable(_ row: TokenRow, purpose: TokenPurpose, now: Date, in state: State) -> Bool {
-        guard row.record.purpose == purpose, row.record.usedAt == nil, row.record.supersededAt == nil,
-              row.record.expiresAt > now, let user = state.users[row.record.userID], !user.isDisabled,
-              user.passwordVersion == row.record.passwordVersion
-        else { return false }
-        return purpose != .confirm || !user.isConfirmed
+    /// The one rule (`TokenRefusal`, in its order), as `PostgresAuthStore.refusal` writes it in SQL.
+    static func refusal(_ row: TokenRow, purpose: TokenPurpose, now: Date, in state: State) -> TokenRefusal? {
+        guard row.record.purpose == purpose, let user = state.users[row.record.userID] else { return .unknown }
+        if row.record.usedAt != nil { return .used }
+        if row.record.supersededAt != nil || user.passwordVersion != row.record.passwordVersion { return .superseded }
+        if row.record.expiresAt <= now { return .expired }
+        if user.isDisabled { return .userDisabled }
+        if purpose == .confirm, user.isConfirmed { return .alreadyConfirmed }
+        return nil
     }
 
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
@@ -141,24 +158,32 @@ extension InMemoryAuthStore {
         }
     }
 
-    /// The digest of the token `key` names: the link's, or the one whose user and code digest match.
+    /// The digest of the token `key` names: the link's, or among those whose user, purpose and code digest
+    /// match a live one before a spent one, then the newest (as `PostgresAuthStore.target` orders them).
     static func token(_ key: TokenKey, purpose: TokenPurpose, in state: State) -> Data? {
         switch key {
-        case .link(let hash): hash
+        case .link(let hash):
+            return hash
         case .code(let userID, let digest):
-            state.tokens.first { $0.value.record.userID == userID && $0.value.record.purpose == purpose
-                && $0.value.codeDigest == digest }?.key
+            let matches = state.tokens.values.filter {
+                $0.record.userID == userID && $0.record.purpose == purpose && $0.codeDigest == digest
+            }
+            func rank(_ row: TokenRow) -> (Int, Date) {
+                (row.record.usedAt == nil && row.record.supersededAt == nil ? 1 : 0, row.record.expiresAt)
+            }
+            return matches.max { rank($0) < rank($1) }?.hash
         }
     }
 
     /// Confirm's redemption and writes: the user confirmed, its other confirm links superseded.
-    static func redeemConfirmation(_ key: TokenKey, now: Date, in state: inout State) -> UserID? {
-        guard let hash = token(key, purpose: .confirm, in: state),
-              let userID = redeem(hash, purpose: .confirm, now: now, in: &state) else { return nil }
+    static func redeemConfirmation(_ key: TokenKey, now: Date, in state: inout State) -> Redemption<UserID> {
+        let hash = token(key, purpose: .confirm, in: state)
+        let redemption = redeem(hash, purpose: .confirm, now: now, in: &state)
+        guard let hash, let userID = redemption.value else { return redemption }
         state.users[userID]?.emailConfirmedAt = now
         state.users[userID]?.updatedAt = now
         supersedeTokens(of: userID, purposes: [.confirm], except: hash, at: now, in: &state)
-        return userID
+        return .redeemed(userID)
     }
 
     public static func supersedeTokens(

@@ -237,18 +237,18 @@ struct PostgresAuthStoreAccountsTests {
         #expect(try fixture.store.pendingEmailChangeOwner(newEmailKey: "ann.two@example.com") == ann.id)
         #expect(try fixture.store.pendingEmailChangeOwner(newEmailKey: "ann.one@example.com") == nil)
         #expect(try fixture.store.pendingEmailChanges(userID: ann.id, now: fixture.at(3)) == ["Ann.Two@example.com"])
-        #expect(try fixture.store.completeEmailChange(.link(hash: first.token.hash), now: fixture.at(3)) == nil)
+        #expect(try fixture.store.completeEmailChange(.link(hash: first.token.hash), now: fixture.at(3)).value == nil)
         #expect(try fixture.count("SELECT count(*) FROM outbox WHERE kind = 'email_change_requested'") == 2)
 
         let changed = try #require(try fixture.store.completeEmailChange(
-            .code(userID: ann.id, digest: second.token.codeDigest!), now: fixture.at(4)))
+            .code(userID: ann.id, digest: second.token.codeDigest!), now: fixture.at(4)).value)
         #expect(changed.email == "Ann.Two@example.com")
         #expect(changed.emailConfirmedAt == fixture.at(4))
         #expect(try fixture.store.findUser(email: EmailAddress("ann.two@example.com"))?.id == ann.id)
         #expect(try fixture.store.findUser(email: EmailAddress("ann@example.com")) == nil)
         // Links mailed to the old address no longer act for the account; the used one cannot be used again.
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmToken))?.supersededAt == fixture.at(4))
-        #expect(try fixture.store.completeEmailChange(.link(hash: second.token.hash), now: fixture.at(5)) == nil)
+        #expect(try fixture.store.completeEmailChange(.link(hash: second.token.hash), now: fixture.at(5)).value == nil)
         #expect(try fixture.store.pendingEmailChanges(userID: ann.id, now: fixture.at(5)).isEmpty)
     }
 
@@ -276,7 +276,7 @@ struct PostgresAuthStoreAccountsTests {
         try fixture.makeUser("SHARED@example.com")
 
         #expect(throws: UserStoreError.emailTaken) {
-            try fixture.store.completeEmailChange(.link(hash: change.token.hash), now: fixture.at(1))
+            try fixture.store.completeEmailChange(.link(hash: change.token.hash), now: fixture.at(1)).value
         }
         #expect(try fixture.store.lookupToken(hash: change.token.hash)?.usedAt == nil)
         #expect(try fixture.store.findUser(id: ann.id)?.email == "ann@example.com")
@@ -294,7 +294,7 @@ struct PostgresAuthStoreAccountsTests {
         }
         let hashes = tokens.map(\.hash)
         let results = runConcurrently(hashes.count) { index in
-            try fixture.store.completeEmailChange(.link(hash: hashes[index]), now: fixture.at(1))
+            try fixture.store.completeEmailChange(.link(hash: hashes[index]), now: fixture.at(1)).value
         }
         #expect(results.filter { (try? $0.get()) != nil }.count == 1)
         #expect(results.filter { if case .failure(UserStoreError.emailTaken) = $0 { true } else { false } }.count == 3)

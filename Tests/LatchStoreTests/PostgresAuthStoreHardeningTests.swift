@@ -53,7 +53,7 @@ import Testing
         let (user, confirmRaw) = try fixture.makeUser()
         try fixture.pool.query("UPDATE users SET password_version = password_version + 1 WHERE id = \(user.id.rawValue)")
         #expect(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(confirmRaw)),
-                                                             now: fixture.at(5)) == nil)
+                                                             now: fixture.at(5)).value == nil)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirmRaw))?.usedAt == nil)
     }
 
@@ -71,7 +71,7 @@ import Testing
         let hashes = links.map(fixture.tokens.digest)
         let outcomes = try runConcurrently(10) { index in
             try fixture.store.completeConfirmation(.link(hash: hashes[index]), now: fixture.at(60),
-                                                   sessionID: SessionID(), credentials: attempts[index], audit: nil)
+                                                   sessionID: SessionID(), credentials: attempts[index], audit: nil).value
         }.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.count == 1)
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
@@ -169,7 +169,7 @@ import Testing
         try fixture.store.issueToken(reset)
         _ = try #require(try fixture.store.completePasswordReset(PasswordResetCompletion(
             key: .link(hash: fixture.tokens.digest(raw)), userID: user.id, newPasswordHash: "$argon2id$new", now: fixture.at(3),
-            mail: fixture.mail(.passwordChanged, to: user.email))))
+            mail: fixture.mail(.passwordChanged, to: user.email))).value)
         #expect(try fixture.store.signInFailures(emailKey: "ann@example.com") == nil)
         #expect(try fixture.store.signInFailures(emailKey: "other@example.com") != nil)
     }

@@ -26,7 +26,7 @@ struct PostgresAuthStoreTokensTests {
         let (access, _, credentials) = fixture.credentials(now: fixture.at(60))
         let sessionID = SessionID()
 
-        let confirmed = try #require(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60), sessionID: sessionID, credentials: credentials, audit: nil))
+        let confirmed = try #require(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60), sessionID: sessionID, credentials: credentials, audit: nil).value)
         #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
         #expect(try fixture.store.findUser(id: user.id) == confirmed)
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
@@ -42,38 +42,38 @@ struct PostgresAuthStoreTokensTests {
         let fixture = try StoreFixture()
         defer { fixture.close() }
         let (user, raw) = try fixture.makeUser()
-        let confirmed = try #require(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60)))
+        let confirmed = try #require(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(60)).value)
         #expect(confirmed.id == user.id && confirmed.emailConfirmedAt == fixture.at(60))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == fixture.at(60))
         let sessions: Int = try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) ?? -1
         let refresh: Int = try fixture.pool.query("SELECT count(*) FROM refresh_tokens").scalar(Int.self) ?? -1
         #expect(sessions == 0 && refresh == 0)
-        #expect(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(61))
+        #expect(try fixture.store.completeEmailConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(61)).value
             == nil, "single use")
         // The same prepared statement still signs in when asked to.
         let (other, otherRaw) = try fixture.makeUser("other@example.com")
         let (_, _, credentials) = fixture.credentials(now: fixture.at(70))
         #expect(try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(otherRaw)), now: fixture.at(70), sessionID: SessionID(),
-            credentials: credentials, audit: nil)?.id == other.id)
+            credentials: credentials, audit: nil).value?.id == other.id)
         #expect(try fixture.pool.query("SELECT count(*) FROM sessions").scalar(Int.self) == 1)
     }
 
     @Test func aConfirmTokenRedeemsOnceAndNeverWhenExpiredMisusedOrDisabled() throws {
         let fixture = try StoreFixture()
         defer { fixture.close() }
-        func confirm(_ raw: String, at seconds: TimeInterval) throws -> UserRecord? {
+        func confirm(_ raw: String, at seconds: TimeInterval) throws -> Redemption<UserRecord> {
             try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(seconds), sessionID: SessionID(),
                 credentials: fixture.credentials(now: fixture.at(seconds)).credentials, audit: nil)
         }
         let (ann, annToken) = try fixture.makeUser("ann@example.com")
-        #expect(try confirm(annToken, at: 3600) == nil, "expires_at is exclusive")
+        #expect(try confirm(annToken, at: 3600) == .refused(.expired), "expires_at is exclusive")
         let (bob, bobToken) = try fixture.makeUser("bob@example.com")
         try fixture.store.setDisabled(userID: bob.id, at: fixture.at(1))
-        #expect(try confirm(bobToken, at: 10) == nil, "disabled user")
+        #expect(try confirm(bobToken, at: 10) == .refused(.userDisabled), "disabled user")
         let (resetRaw, reset) = fixture.newToken(for: ann.id, email: ann.email, purpose: .reset)
         try fixture.store.issueToken(reset)
-        #expect(try confirm(resetRaw, at: 10) == nil, "purpose-bound")
-        #expect(try confirm("never-issued", at: 10) == nil)
+        #expect(try confirm(resetRaw, at: 10) == .refused(.unknown), "purpose-bound")
+        #expect(try confirm("never-issued", at: 10) == .refused(.unknown))
 
         // None of those wrote anything.
         #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE used_at IS NOT NULL") == 0)
@@ -81,8 +81,8 @@ struct PostgresAuthStoreTokensTests {
         #expect(try fixture.count("SELECT count(*) FROM users WHERE email_confirmed_at IS NOT NULL") == 0)
 
         let (carol, carolToken) = try fixture.makeUser("carol@example.com")
-        #expect(try confirm(carolToken, at: 10)?.id == carol.id)
-        #expect(try confirm(carolToken, at: 11) == nil, "single use")
+        #expect(try confirm(carolToken, at: 10).value?.id == carol.id)
+        #expect(try confirm(carolToken, at: 11) == .refused(.used), "single use")
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
     }
 
@@ -95,7 +95,7 @@ struct PostgresAuthStoreTokensTests {
         try fixture.store.issueToken(token)
 
         let confirmed = try fixture.store.completeConfirmation(.link(hash: fixture.tokens.digest(raw)), now: fixture.at(30), sessionID: SessionID(),
-            credentials: fixture.credentials(now: fixture.at(30)).credentials, audit: nil)
+            credentials: fixture.credentials(now: fixture.at(30)).credentials, audit: nil).value
         #expect(confirmed == nil)
         #expect(try fixture.store.findUser(id: user.id)?.emailConfirmedAt == fixture.at(5))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == nil, "nothing spent")
@@ -110,7 +110,7 @@ struct PostgresAuthStoreTokensTests {
         let attempts = (0..<50).map { _ in fixture.credentials(now: fixture.at(60)).credentials }
 
         let results = runConcurrently(50) { index in
-            try fixture.store.completeConfirmation(.link(hash: hash), now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index], audit: nil)
+            try fixture.store.completeConfirmation(.link(hash: hash), now: fixture.at(60), sessionID: SessionID(), credentials: attempts[index], audit: nil).value
         }
         let outcomes = try results.map { try $0.get() }
         #expect(outcomes.compactMap { $0 }.map(\.id) == [user.id])
@@ -133,7 +133,7 @@ struct PostgresAuthStoreTokensTests {
 
         let result = try #require(try fixture.store.completePasswordReset(PasswordResetCompletion(
             key: .link(hash: fixture.tokens.digest(resetRaw)), userID: user.id, newPasswordHash: "$argon2id$reset",
-            now: fixture.at(30), mail: notice)))
+            now: fixture.at(30), mail: notice)).value)
 
         #expect(result.revokedSessions == 1, "the session revoked before stays as it was and is not counted")
         #expect(result.user.passwordHash == "$argon2id$reset")
@@ -162,21 +162,21 @@ struct PostgresAuthStoreTokensTests {
         let (bob, _) = try fixture.makeUser("bob@example.com")
         let (raw, reset) = fixture.newToken(for: ann.id, email: ann.email, purpose: .reset)
         try fixture.store.issueToken(reset)
-        func complete(for userID: UserID, at seconds: TimeInterval) throws -> PasswordResetResult? {
+        func complete(for userID: UserID, at seconds: TimeInterval) throws -> Redemption<PasswordResetResult> {
             try fixture.store.completePasswordReset(PasswordResetCompletion(
             key: .link(hash: fixture.tokens.digest(raw)), userID: userID, newPasswordHash: "$argon2id$x",
                 now: fixture.at(seconds), mail: fixture.mail(.passwordChanged, to: ann.email)))
         }
         let outboxBefore = try fixture.count("SELECT count(*) FROM outbox")
 
-        #expect(try complete(for: bob.id, at: 10) == nil, "another user's token")
+        #expect(try complete(for: bob.id, at: 10) == .refused(.unknown), "another user's token")
         try fixture.store.setDisabled(userID: ann.id, at: fixture.at(11))
-        #expect(try complete(for: ann.id, at: 12) == nil, "disabled")
+        #expect(try complete(for: ann.id, at: 12) == .refused(.userDisabled), "disabled")
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(raw))?.usedAt == nil)
         #expect(try fixture.count("SELECT count(*) FROM outbox") == outboxBefore)
         try fixture.store.setDisabled(userID: ann.id, at: nil)
-        #expect(try complete(for: ann.id, at: 13)?.user.id == ann.id)
-        #expect(try complete(for: ann.id, at: 14) == nil, "single use")
+        #expect(try complete(for: ann.id, at: 13).value?.user.id == ann.id)
+        #expect(try complete(for: ann.id, at: 14) == .refused(.used), "single use")
         #expect(try fixture.store.findUser(id: ann.id)?.passwordHash == "$argon2id$x")
         #expect(try fixture.store.findUser(id: bob.id)?.passwordHash != "$argon2id$x")
     }
@@ -189,11 +189,11 @@ struct PostgresAuthStoreTokensTests {
                                detail: ["session_id": "s"])
         #expect(try fixture.store.completeConfirmation(
             .link(hash: fixture.tokens.digest("unknown")), now: fixture.at(1), sessionID: SessionID(),
-            credentials: fixture.credentials().credentials, audit: audit) == nil)
+            credentials: fixture.credentials().credentials, audit: audit).value == nil)
         #expect(try fixture.count("SELECT count(*) FROM audit_log") == 0)
         _ = try #require(try fixture.store.completeConfirmation(
             .link(hash: fixture.tokens.digest(raw)), now: fixture.at(1), sessionID: SessionID(),
-            credentials: fixture.credentials().credentials, audit: audit))
+            credentials: fixture.credentials().credentials, audit: audit).value)
         #expect(try fixture.count("""
             SELECT count(*) FROM audit_log WHERE event = 'email_confirmed' AND user_id = $1 AND detail->>'session_id' = 's'
             """, [user.id.rawValue]) == 1)

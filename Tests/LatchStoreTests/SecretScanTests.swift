@@ -50,7 +50,7 @@ struct SecretScanTests {
         let first = fixture.credentials(now: fixture.at(10))
         let sessionID = SessionID()
         _ = try #require(try store.completeConfirmation(.link(hash: fixture.tokens.digest(confirmToken)), now: fixture.at(10), sessionID: sessionID,
-            credentials: first.credentials, audit: nil))
+            credentials: first.credentials, audit: nil).value)
         try store.record(AuditEvent(name: .emailConfirmed, at: fixture.at(10), userID: user.id, ip: nil,
                                     detail: ["session_id": sessionID.description]))
         let second = fixture.credentials(now: fixture.at(20))
@@ -61,7 +61,7 @@ struct SecretScanTests {
         try store.issueToken(reset)
         _ = try #require(try store.completePasswordReset(PasswordResetCompletion(
             key: .link(hash: reset.hash), userID: user.id, newPasswordHash: "$argon2id$v=19$m=8,t=1,p=1$bmV3$bmV3",
-            now: fixture.at(40), mail: fixture.mail(.passwordChanged, to: user.email))))
+            now: fixture.at(40), mail: fixture.mail(.passwordChanged, to: user.email))).value)
         try store.record(AuditEvent(name: .passwordReset, at: fixture.at(40), userID: user.id, ip: nil,
                                     detail: ["revoked_sessions": "1"]))
         let raws = [confirmToken, first.access, first.refresh, second.access, second.refresh, resetToken]

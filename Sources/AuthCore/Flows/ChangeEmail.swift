@@ -50,11 +50,10 @@ extension AuthService {
     ///   (another account took the address meanwhile: nothing changed).
     @discardableResult
     public func confirmEmailChange(token: String, ip: String?) throws -> User {
-        let hash = ports.tokenGenerator.digest(token)
-        guard let user = try completeEmailChange(.link(hash: hash), ip: ip) else {
-            throw try tokenFailure(hash: hash, purpose: .emailChange, now: ports.clock.now())
+        switch try completeEmailChange(.link(hash: ports.tokenGenerator.digest(token)), ip: ip) {
+        case .redeemed(let user): return user
+        case .refused(let refusal): throw refusal.error
         }
-        return user
     }
 
     /// Confirm a change of address with the code from the mail, typed with the *new* address.
@@ -70,17 +69,22 @@ extension AuthService {
         let code = OneTimeCode.normalized(code)
         guard OneTimeCode.isWellFormed(code),
               let changed = try completeEmailChange(
-                .code(userID: owner, digest: ports.codes.digest(code: code, userID: owner, purpose: .emailChange)), ip: ip)
+                .code(userID: owner, digest: ports.codes.digest(code: code, userID: owner, purpose: .emailChange)), ip: ip
+              ).value
         else { throw try wrongCode(user, purpose: .emailChange, ip: ip) }
         return changed
     }
 
-    private func completeEmailChange(_ key: TokenKey, ip: String?) throws -> User? {
+    private func completeEmailChange(_ key: TokenKey, ip: String?) throws -> Redemption<User> {
         do {
             return try ports.store.transaction { store in
-                guard let changed = try store.completeEmailChange(key, now: ports.clock.now()) else { return nil }
-                try store.record(event(.emailChanged, user: changed.id, ip: ip, detail: ["new_email": changed.email]))
-                return changed.publicUser
+                switch try store.completeEmailChange(key, now: ports.clock.now()) {
+                case .redeemed(let changed):
+                    try store.record(event(.emailChanged, user: changed.id, ip: ip, detail: ["new_email": changed.email]))
+                    return .redeemed(changed.publicUser)
+                case .refused(let refusal):
+                    return .refused(refusal)
+                }
             }
         } catch UserStoreError.emailTaken {
             throw AuthError.emailTaken

@@ -34,11 +34,10 @@ extension AuthService {
     /// - Throws: `invalidToken` (unknown or a reset token), `tokenExpired`, `tokenUsed`, `tokenSuperseded`,
     ///   `alreadyConfirmed`, `userDisabled`.
     public func confirm(token: String, ip: String?, userAgent: String?) throws -> IssuedSession {
-        let hash = ports.tokenGenerator.digest(token)
-        guard let issued = try confirm(.link(hash: hash), ip: ip, userAgent: userAgent) else {
-            throw try tokenFailure(hash: hash, purpose: .confirm, now: ports.clock.now())
+        switch try confirm(.link(hash: ports.tokenGenerator.digest(token)), ip: ip, userAgent: userAgent) {
+        case .redeemed(let issued): return issued
+        case .refused(let refusal): throw refusal.error
         }
-        return issued
     }
 
     /// Confirm with the code from the mail instead of its link (`POST /v1/confirm` with `email` and `code`): the
@@ -47,14 +46,14 @@ extension AuthService {
     ///   code, a spent, expired or replaced record), so a code attempt tells nothing about the address.
     public func confirm(email: String, code: String, ip: String?, userAgent: String?) throws -> IssuedSession {
         let (user, key) = try codeKey(email: email, code: code, purpose: .confirm, ip: ip)
-        guard let issued = try confirm(key, ip: ip, userAgent: userAgent) else {
+        guard let issued = try confirm(key, ip: ip, userAgent: userAgent).value else {
             throw try wrongCode(user, purpose: .confirm, ip: ip)
         }
         return issued
     }
 
-    /// The redemption both ways share; nil when nothing was redeemed (then nothing was written).
-    private func confirm(_ key: TokenKey, ip: String?, userAgent: String?) throws -> IssuedSession? {
+    /// The redemption both ways share; refused, nothing was written.
+    private func confirm(_ key: TokenKey, ip: String?, userAgent: String?) throws -> Redemption<IssuedSession> {
         let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
         let sessionID = SessionID()
@@ -62,11 +61,13 @@ extension AuthService {
         // Its audit row is written with it, for the user the token names.
         let audit = AuditEvent(name: .emailConfirmed, at: now, userID: nil, ip: ip,
                                detail: ["session_id": sessionID.description])
-        guard let user = try ports.store.completeConfirmation(
+        switch try ports.store.completeConfirmation(
             key, now: now, sessionID: sessionID, credentials: tokens.credentials(ip: ip, userAgent: userAgent),
             audit: audit
-        ) else { return nil }
-        return try issue(tokens, to: user, sessionID: sessionID)
+        ) {
+        case .redeemed(let user): return .redeemed(try issue(tokens, to: user, sessionID: sessionID))
+        case .refused(let refusal): return .refused(refusal)
+        }
     }
 
     /// Confirm an email without signing in (the web landing page): the same single-use redemption and audit as
@@ -76,12 +77,16 @@ extension AuthService {
     public func confirmEmail(token: String, ip: String?) throws -> User {
         let now = ports.clock.now()
         let hash = ports.tokenGenerator.digest(token)
-        let confirmed = try ports.store.transaction { store -> UserRecord? in
-            guard let user = try store.completeEmailConfirmation(.link(hash: hash), now: now) else { return nil }
-            try store.record(event(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"]))
-            return user
+        let redemption = try ports.store.transaction { store in
+            let redemption = try store.completeEmailConfirmation(.link(hash: hash), now: now)
+            if let user = redemption.value {
+                try store.record(event(.emailConfirmed, user: user.id, ip: ip, detail: ["via": "landing_page"]))
+            }
+            return redemption
         }
-        guard let confirmed else { throw try tokenFailure(hash: hash, purpose: .confirm, now: now) }
-        return confirmed.publicUser
+        switch redemption {
+        case .redeemed(let user): return user.publicUser
+        case .refused(let refusal): throw refusal.error
+        }
     }
 }

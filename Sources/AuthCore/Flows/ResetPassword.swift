@@ -35,11 +35,11 @@ extension AuthService {
         case .usable(let owner): user = owner
         case .failed(let error): throw error
         }
-        guard let changed = try resetPassword(.link(hash: hash), of: user, newPassword: rawPassword, ip: ip) else {
-            // A concurrent reset spent it between the read and the transaction.
-            throw try tokenFailure(hash: hash, purpose: .reset, now: ports.clock.now())
+        // A concurrent reset may spend it between the read and the transaction: the redemption says so.
+        switch try resetPassword(.link(hash: hash), of: user, newPassword: rawPassword, ip: ip) {
+        case .redeemed(let changed): return changed
+        case .refused(let refusal): throw refusal.error
         }
-        return changed
     }
 
     /// Reset with the code from the mail instead of its link: the same redemption of the same record. The
@@ -49,15 +49,15 @@ extension AuthService {
     public func resetPassword(email: String, code: String, newPassword rawPassword: String, ip: String?) throws -> User {
         try passwordPolicy.check(typed: rawPassword, email: EmailAddress(email))
         let (user, key) = try codeKey(email: email, code: code, purpose: .reset, ip: ip)
-        guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip) else {
+        guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip).value else {
             throw try wrongCode(user, purpose: .reset, ip: ip)
         }
         return changed
     }
 
-    /// Policy, hash and the one transaction both ways share; nil when nothing was redeemed.
+    /// Policy, hash and the one transaction both ways share; refused, nothing was written.
     private func resetPassword(_ key: TokenKey, of user: UserRecord, newPassword rawPassword: String, ip: String?)
-        throws -> User?
+        throws -> Redemption<User>
     {
         try passwordPolicy.check(typed: rawPassword, email: EmailAddress(stored: user.email))
         let completion = PasswordResetCompletion(
@@ -65,10 +65,14 @@ extension AuthService {
             now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email)
         )
         return try ports.store.transaction { store in
-            guard let result = try store.completePasswordReset(completion) else { return nil }
-            try store.record(event(.passwordReset, user: user.id, ip: ip,
-                                   detail: ["revoked_sessions": String(result.revokedSessions)]))
-            return result.user.publicUser
+            switch try store.completePasswordReset(completion) {
+            case .redeemed(let result):
+                try store.record(event(.passwordReset, user: user.id, ip: ip,
+                                       detail: ["revoked_sessions": String(result.revokedSessions)]))
+                return .redeemed(result.user.publicUser)
+            case .refused(let refusal):
+                return .refused(refusal)
+            }
         }
     }
 }

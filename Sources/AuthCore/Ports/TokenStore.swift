@@ -3,12 +3,10 @@ import Foundation
 /// The `auth_tokens` table (one-time confirm and reset tokens; only SHA-256 digests are stored) and the two
 /// flows that redeem them. Every method is one transaction.
 ///
-/// Redemption is always one conditional statement:
-/// `UPDATE auth_tokens SET used_at = $now WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL
-///  AND superseded_at IS NULL AND expires_at > $now AND <user not disabled, password_version unchanged>
-///  RETURNING user_id`,
-/// run *inside* the completion transaction, so two concurrent redemptions can never both succeed and a failure
-/// later in the transaction cannot burn the token.
+/// Redemption is always one statement that locks the token's user and the token, decides `TokenRefusal` on
+/// what it locked (the rule is written once), marks the token used only when nothing refuses it, and answers
+/// with the refusal otherwise (`Redemption`); every write of the completion selects from the redeemed row, so
+/// two concurrent redemptions can never both succeed and a refused one writes nothing.
 ///
 /// A token records the user's `password_version` when it is inserted (read from the users row by the insert
 /// itself) and redeems only while the user still has that version: every password change ends every link
@@ -25,29 +23,32 @@ public protocol TokenStore: Sendable {
     /// - Returns: false, with nothing written, if the user was confirmed meanwhile.
     func contestSignUp(userID: UserID, link: NewToken) throws -> Bool
 
-    /// Reads a token row without changing it. Used before a reset (to learn whose password policy applies) and,
-    /// after a redemption returned nothing, to tell the client *why* (unknown / expired / used / other purpose).
+    /// Reads a token row without changing it (a change-of-address link's new address, for its landing page).
     func lookupToken(hash: Data) throws -> TokenRecord?
+
+    /// What redeeming the token for `purpose` at `now` would do, without spending it, by the rule a redemption
+    /// applies (`TokenRefusal`): the user it would act for, or why it would be refused.
+    func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord>
 
     /// Confirm, atomically: redeem the token (purpose `confirm`, live, user enabled, *still unconfirmed* and on
     /// the token's password version); set `users.email_confirmed_at = now`; supersede the user's other live
     /// confirm tokens; insert a session `sessionID` for the token's user, created `now`, with `credentials` and
     /// its first refresh token; record `audit` (when given) for the redeemed user (its `userID` is the token's
     /// user, whatever the event says), in the same statement.
-    /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
+    /// - Returns: the confirmed user, or why the token was refused (then nothing was written).
     func completeConfirmation(
         _ key: TokenKey, now: Date, sessionID: SessionID, credentials: SessionCredentials, audit: AuditEvent?
-    ) throws -> UserRecord?
+    ) throws -> Redemption<UserRecord>
 
     /// Confirm without signing in, atomically: the same redemption and writes as `completeConfirmation`, and no
     /// session (the web landing page confirms for a person who would never
     /// receive the session's tokens).
-    /// - Returns: the confirmed user, or `nil` if no token was redeemed (then nothing was written).
-    func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> UserRecord?
+    /// - Returns: the confirmed user, or why the token was refused (then nothing was written).
+    func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
     /// Reset, atomically (see `PasswordResetCompletion`).
-    /// - Returns: `nil` if the token was not redeemed (then nothing was written).
-    func completePasswordReset(_ reset: PasswordResetCompletion) throws -> PasswordResetResult?
+    /// - Returns: what changed, or why the token was refused (then nothing was written).
+    func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult>
 
     /// A change of address, atomically: supersede the user's earlier live `emailChange` tokens (a newer request
     /// replaces the older link, also when the newer one goes to a taken address and so has none), insert `link`
@@ -61,10 +62,10 @@ public protocol TokenStore: Sendable {
     /// on the token's password version), set the user's `email` and `email_key` to the token's new address and
     /// `email_confirmed_at` to `now` (the link proved the new mailbox), and supersede every other live token of
     /// the user (links mailed to the old address must not act for the account any more).
-    /// - Returns: the user as changed, or nil when nothing was redeemed (nothing written).
+    /// - Returns: the user as changed, or why the token was refused (nothing written).
     /// - Throws: `UserStoreError.emailTaken` when another account has the address by now; nothing is written
     ///   and the token stays as it was.
-    func completeEmailChange(_ key: TokenKey, now: Date) throws -> UserRecord?
+    func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one of them, and
     /// supersede those that reach `limit` (the user must ask for a new mail), atomically.

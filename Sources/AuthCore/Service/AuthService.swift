@@ -161,33 +161,18 @@ public struct AuthService: Sendable {
         ports.composer.compose(MailRequest(kind: kind, recipient: email))
     }
 
-    /// What a one-time token would do if redeemed now, read without spending it: the landing pages show it, and
-    /// a failed redemption is explained by it (read *after* the redeeming UPDATE matched nothing). Mirrors the
-    /// store's redemption conditions one by one.
+    /// What a one-time token would do if redeemed now, read without spending it (the landing pages show it), by
+    /// the store's one rule (`TokenRefusal`), the same a redemption applies.
     /// - Throws: store errors only.
     public func tokenState(_ token: String, purpose: TokenPurpose) throws -> TokenState {
         try tokenState(hash: ports.tokenGenerator.digest(token), purpose: purpose, now: ports.clock.now())
     }
 
     func tokenState(hash: Data, purpose: TokenPurpose, now: Date) throws -> TokenState {
-        guard let record = try ports.store.lookupToken(hash: hash), record.purpose == purpose,
-              let user = try ports.store.findUser(id: record.userID)
-        else { return .failed(.invalidToken) }
-        if record.usedAt != nil { return .failed(.tokenUsed) }
-        if record.supersededAt != nil || record.passwordVersion != user.passwordVersion {
-            return .failed(.tokenSuperseded)
+        switch try ports.store.checkToken(hash: hash, purpose: purpose, now: now) {
+        case .redeemed(let user): .usable(user)
+        case .refused(let refusal): .failed(refusal.error)
         }
-        if record.expiresAt <= now { return .failed(.tokenExpired) }
-        if user.isDisabled { return .failed(.userDisabled) }
-        if purpose == .confirm, user.isConfirmed { return .failed(.alreadyConfirmed) }
-        return .usable(user)
-    }
-
-    /// The error for a token that could not be redeemed.
-    func tokenFailure(hash: Data, purpose: TokenPurpose, now: Date) throws -> AuthError {
-        // Usable now but not a moment ago: a concurrent request changed it between the two reads.
-        guard case .failed(let error) = try tokenState(hash: hash, purpose: purpose, now: now) else { return .tokenUsed }
-        return error
     }
 
     /// The audit row of a flow's event, stamped now: recorded in the same transaction as the writes it records
