@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -55,6 +56,36 @@ typedef void *(*latch_mhd_uri_log_callback)(void *cls, const char *uri, struct M
 
 static inline intptr_t latch_mhd_uri_log_callback_value(latch_mhd_uri_log_callback callback) {
     return (intptr_t) callback;
+}
+
+/* MHD_OPTION_EXTERNAL_LOGGER hands its callback a printf format and a va_list, which Swift cannot format.
+   latch_mhd_log_formatter formats the message here and passes the finished text on to a plain callback; the
+   option's cls points at a latch_mhd_logger naming that callback and its context, kept alive by the caller for
+   as long as the daemon runs. */
+typedef void (*latch_mhd_log_callback)(void *context, const char *message);
+
+struct latch_mhd_logger {
+    latch_mhd_log_callback callback;
+    void *context;
+};
+
+static inline void latch_mhd_log_formatter(void *cls, const char *format, va_list arguments) {
+    const struct latch_mhd_logger *logger = (const struct latch_mhd_logger *) cls;
+    if (logger == NULL || logger->callback == NULL || format == NULL) {
+        return;
+    }
+    /* libmicrohttpd's messages are one short sentence, at most with a URL path in it; longer ones are cut
+       rather than allocated for on a thread that may hold libmicrohttpd's locks. */
+    char message[1024];
+    int length = vsnprintf(message, sizeof message, format, arguments);
+    if (length < 0) {
+        return;
+    }
+    logger->callback(logger->context, message);
+}
+
+static inline intptr_t latch_mhd_log_formatter_value(void) {
+    return (intptr_t) &latch_mhd_log_formatter;
 }
 
 #if defined(__linux__)

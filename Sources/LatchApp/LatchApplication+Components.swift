@@ -141,7 +141,7 @@ extension LatchApplication {
 
     /// The Prometheus listener: one thread and the metrics route only. Scrapes are not counted in the request
     /// metrics, which describe the API.
-    static func makeMetricsServer(configuration: LatchConfiguration, api: LatchAPI) -> HTTPServer? {
+    static func makeMetricsServer(configuration: LatchConfiguration, api: LatchAPI, log: LogWriter) -> HTTPServer? {
         guard let address = configuration.metricsListen else { return nil }
         var router = Router()
         api.registerMetrics(on: &router)
@@ -150,7 +150,7 @@ extension LatchApplication {
                 host: address.host, port: Int(address.port), threadCount: 1,
                 connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 8,
                 maxBodyBytes: 1024),
-            responder: router)
+            responder: router, onLibraryMessage: libraryMessageLogger(log))
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.

@@ -38,6 +38,16 @@ extension LatchApplication {
 }
 
 extension LatchApplication {
+    /// libmicrohttpd's own messages (a line per client that leaves mid-request, hundreds in a burst of
+    /// disconnects) as JSON lines in the log, so that standard error holds nothing else. They are diagnostics, not
+    /// faults, hence `debug`; latchd has no log-level setting, so they are always written. Buffered like request
+    /// lines, since they come in the same numbers.
+    static func libraryMessageLogger(_ log: LogWriter) -> @Sendable (String) -> Void {
+        { message in
+            log.log("libmicrohttpd", ["level": .string("debug"), "detail": .string(message)], buffered: true)
+        }
+    }
+
     /// Makes a libmicrohttpd panic write a log line naming its source location before the process aborts (it
     /// cannot continue), instead of a bare message outside the JSON log. Process-wide: latchd calls it once.
     public static func logLibraryPanics(to log: LogWriter) {

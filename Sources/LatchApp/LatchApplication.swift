@@ -73,8 +73,9 @@ public final class LatchApplication: Sendable {
                     "path": .string(entry.path), "status": .int(entry.status),
                     "duration_us": .int(entry.durationMicroseconds), "ip": .string(entry.clientAddress),
                 ], buffered: true)
-            })
-        metricsServer = Self.makeMetricsServer(configuration: configuration, api: api)
+            },
+            onLibraryMessage: Self.libraryMessageLogger(log))
+        metricsServer = Self.makeMetricsServer(configuration: configuration, api: api, log: log)
         api.connections.observe(server)
     }
 

@@ -17,25 +17,24 @@ struct LatchDaemon {
         let signals = ShutdownSignals()
         signals.block()
 
+        // Before the configuration, so that even its errors reach standard error as JSON lines like every other.
+        let log = LogWriter()
         let configuration: LatchConfiguration
         do {
             configuration = try ConfigurationLoader(
                 environment: ProcessInfo.processInfo.environment, arguments: arguments
             ).load()
         } catch {
-            FileHandle.standardError.write(Data("latchd: invalid configuration: \(error)\n".utf8))
-            exit(2)
+            exitInvalidConfiguration(error, log: log)
         }
 
-        let log = LogWriter()
         LatchApplication.logLibraryPanics(to: log)
         let application: LatchApplication
         do {
             application = try LatchApplication(configuration: configuration, log: log)
             try application.start()
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("latchd: invalid configuration: \(error)\n".utf8))
-            exit(2)
+            exitInvalidConfiguration(error, log: log)
         } catch {
             log.log("startup failed", ["error": .string(String(describing: error))])
             exit(1)
@@ -49,6 +48,16 @@ struct LatchDaemon {
         log.log("shutting down", ["signal": .string(signal)])
         application.stop()
         log.log("stopped")
+    }
+
+    /// Exit code 2 tells an operator (or an orchestrator) that retrying will not help until the setting is fixed.
+    static func exitInvalidConfiguration(_ error: any Error, log: LogWriter) -> Never {
+        var fields: [String: LogValue] = ["error": .string(String(describing: error))]
+        if let error = error as? ConfigurationError {
+            fields["variable"] = .string(error.variable)
+        }
+        log.log("invalid configuration", fields)
+        exit(2)
     }
 
     static func usage() -> String {

@@ -32,17 +32,23 @@ public final class HTTPServer: Sendable {
     ///     (by default a bare 500 `internal_error`); the place to report it.
     ///   - onRequestCompleted: called once per finished request (on an MHD thread, keep it
     ///     cheap), e.g. to print an access-log line.
+    ///   - onLibraryMessage: libmicrohttpd's own diagnostics, one message per call without its trailing newline,
+    ///     e.g. "Connection was closed by remote side with incomplete request." for every client that leaves
+    ///     mid-request. Called on libmicrohttpd's threads, possibly while they hold its locks: write and return.
+    ///     Nil drops them (libmicrohttpd is then not asked to produce any), since libmicrohttpd left to itself
+    ///     writes them raw to standard error.
     public init(
         configuration: HTTPServerConfiguration,
         responder: some HTTPResponder,
         onUnexpectedError: @escaping UnexpectedErrorHandler = { _, _ in .internalError },
-        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)? = nil,
+        onLibraryMessage: (@Sendable (String) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.context = ServerContext(
             responder: responder, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.connectionLimits,
             defaultHeaders: configuration.defaultHeaders, onUnexpectedError: onUnexpectedError,
-            onRequestCompleted: onRequestCompleted)
+            onRequestCompleted: onRequestCompleted, onLibraryMessage: onLibraryMessage)
     }
 
     deinit {
@@ -126,13 +132,18 @@ public final class HTTPServer: Sendable {
         }
         try Self.validate(config)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        if context.libraryLog != nil {
+            // Messages exist only with this flag, and then always go through the logger the options install.
+            flags |= MHD_USE_ERROR_LOG.rawValue
+        }
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let pointer: OpaquePointer? = address.withSockaddrPointer { sockaddr in
-            var options = Self.options(config, context: contextPointer, sockaddr: sockaddr)
+            var options = Self.options(
+                config, context: contextPointer, sockaddr: sockaddr, logger: context.libraryLog?.logger)
             return options.withUnsafeMutableBufferPointer { buffer in
                 latch_mhd_start(
                     flags, 0, MHDCallbacks.acceptPolicy, contextPointer, MHDCallbacks.access, contextPointer,
@@ -158,9 +169,17 @@ public final class HTTPServer: Sendable {
 
     /// The `MHD_OPTION.ARRAY` for `config`; ends with `MHD_OPTION.END`.
     private static func options(
-        _ config: HTTPServerConfiguration, context: UnsafeMutableRawPointer, sockaddr: UnsafeMutableRawPointer?
+        _ config: HTTPServerConfiguration, context: UnsafeMutableRawPointer, sockaddr: UnsafeMutableRawPointer?,
+        logger: UnsafeMutablePointer<latch_mhd_logger>?
     ) -> [MHD_OptionItem] {
-        var options = [
+        var options: [MHD_OptionItem] = []
+        if let logger {
+            // First: libmicrohttpd uses its stderr logger for whatever it reports before this option is parsed.
+            options.append(MHD_OptionItem(
+                option: MHD_OPTION.EXTERNAL_LOGGER, value: latch_mhd_log_formatter_value(),
+                ptr_value: UnsafeMutableRawPointer(logger)))
+        }
+        options += [
             MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: sockaddr),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(

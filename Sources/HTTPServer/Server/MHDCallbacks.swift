@@ -39,6 +39,13 @@ enum MHDCallbacks {
         return context.tracker.admitConnection() ? MHD_Result.YES : MHD_Result.NO
     }
 
+    /// `MHD_OPTION.EXTERNAL_LOGGER`, after the shim has formatted the message: runs on whichever thread
+    /// libmicrohttpd logs from, possibly holding its locks, so the sink must only write and return.
+    static let libraryMessage: latch_mhd_log_callback = { context, message in
+        guard let context, let message else { return }
+        Unmanaged<LibraryLog>.fromOpaque(context).takeUnretainedValue().deliver(message)
+    }
+
     /// `MHD_OPTION.NOTIFY_CONNECTION`: a connection opened or is closing. Its `ConnectionRecord` lives in the
     /// socket context, holding one retain from STARTED to CLOSED (which MHD reports before closing the socket).
     static let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in

@@ -10,6 +10,8 @@ final class ServerContext: Sendable {
     let defaultHeaders: HTTPHeaders
     let onUnexpectedError: UnexpectedErrorHandler
     let onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
+    /// libmicrohttpd's own messages; nil when nobody listens (then it is not asked to produce any).
+    let libraryLog: LibraryLog?
 
     /// Requests `stop()` waits for; closed when it begins, after which answers close their connection.
     let admission = RequestAdmission()
@@ -22,7 +24,8 @@ final class ServerContext: Sendable {
     init(
         responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
         defaultHeaders: HTTPHeaders, onUnexpectedError: @escaping UnexpectedErrorHandler,
-        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?
+        onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?,
+        onLibraryMessage: (@Sendable (String) -> Void)?
     ) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
@@ -30,6 +33,7 @@ final class ServerContext: Sendable {
         self.onUnexpectedError = onUnexpectedError
         self.tracker = ConnectionTracker(limits: limits)
         self.onRequestCompleted = onRequestCompleted
+        self.libraryLog = onLibraryMessage.map(LibraryLog.init)
     }
 
     /// URI-log callback: the request line arrived.
