@@ -1,13 +1,6 @@
 // swift-tools-version:6.0
-// Latch: an authentication backend with deep-link emails. The module graph (ARCHITECTURE.md, "Modules and their
-// one job"), dependencies pointing one way:
-//   latchd -> LatchApp;  latchctl -> LatchApp, LatchStore, LatchCrypto, PostgresClient
-//   LatchApp -> LatchHTTP, LatchStore, LatchCrypto, Mailer, PostgresClient, LatchConfig
-//   LatchHTTP -> HTTPServer, HTMLEscaping, AuthCore;  Mailer -> CCurl, HTMLEscaping, AuthCore
-//   LatchStore -> PostgresClient, AuthCore;  LatchCrypto -> COpenSSL, CArgon2, AuthCore;  LatchConfig -> AuthCore
-//   AuthCore -> DeepLinkRouting;  LatchClient -> DeepLinkRouting
-// AuthCore imports no C module, HTTPServer knows nothing of authentication, and LatchClient (the app's library)
-// knows nothing of the server's modules.
+// Latch: an authentication backend with deep-link emails. Each module has one job, and dependencies point one
+// way; ARCHITECTURE.md ("Modules and their one job", "What depends on what") draws the graph from the imports.
 import PackageDescription
 
 let package = Package(
@@ -40,7 +33,7 @@ let package = Package(
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
-        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
+        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
