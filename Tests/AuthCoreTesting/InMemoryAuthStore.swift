@@ -137,14 +137,23 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         try locked { $0.users[id] }
     }
 
+    /// Stamps `updatedAt` with the confirmation, as the SQL update does.
     public func markEmailConfirmed(userID: UserID, at: Date) throws {
         try locked { state in
-            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = at }
+            if state.users[userID]?.emailConfirmedAt == nil {
+                state.users[userID]?.emailConfirmedAt = at
+                state.users[userID]?.updatedAt = at
+            }
         }
     }
 
+    /// Disabling stamps `updatedAt` with its time, as the SQL update does; re-enabling has no time (PostgreSQL's
+    /// trigger stamps its own clock), so it leaves `updatedAt` alone.
     public func setDisabled(userID: UserID, at: Date?) throws {
-        try locked { $0.users[userID]?.disabledAt = at }
+        try locked { state in
+            state.users[userID]?.disabledAt = at
+            if let at { state.users[userID]?.updatedAt = at }
+        }
     }
 
     /// Token row (under the user's current password version) + outbox row: the transactional outbox.
