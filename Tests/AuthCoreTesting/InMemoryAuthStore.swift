@@ -21,11 +21,15 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var hash: Data
         public var codeDigest: Data?
         public var codeAttempts = 0
+        /// `auth_tokens.created_at`: "newest" means this, never the expiry (links of one purpose may live for
+        /// different times).
+        public var createdAt: Date
 
-        public init(record: TokenRecord, hash: Data, codeDigest: Data? = nil) {
+        public init(record: TokenRecord, hash: Data, codeDigest: Data? = nil, createdAt: Date) {
             self.record = record
             self.hash = hash
             self.codeDigest = codeDigest
+            self.createdAt = createdAt
         }
     }
 
@@ -161,7 +165,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil,
                                  passwordVersion: state.users[token.userID]?.passwordVersion ?? 1,
                                  newEmail: token.newEmail?.value)
-        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest)
+        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest,
+                                            createdAt: token.createdAt)
         state.outbox.append(token.mail)
     }
 }
