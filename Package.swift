@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
