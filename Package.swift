@@ -58,16 +58,22 @@ let package = Package(
         // Test doubles of AuthCore's ports (one in-memory store, clock, hasher, token generator, composer), shared
         // by every target that drives AuthService without PostgreSQL.
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
+        // The store contract: every store port's promises, written once against `any AuthStore` and run on the
+        // in-memory fake (AuthCoreTests) and on PostgreSQL (LatchStoreTests), so the fake cannot drift from the
+        // real store unnoticed. It imports Testing, so only test targets may depend on it.
+        .target(name: "StoreContract", dependencies: ["AuthCore"], path: "Tests/StoreContract"),
 
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
-        .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
+        .testTarget(
+            name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport", "StoreContract"]
+        ),
         .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
         .testTarget(

@@ -7,7 +7,7 @@ extension InMemoryAuthStore {
         try locked { state in
             let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil,
                                      passwordVersion: state.users[userID]?.passwordVersion ?? 1)
-            state.tokens[hash] = TokenRow(record: record, hash: hash)
+            state.tokens[hash] = TokenRow(record: record, hash: hash, createdAt: createdAt)
         }
     }
 
@@ -38,7 +38,7 @@ extension InMemoryAuthStore {
             state.tokens.values
                 .filter { $0.record.userID == userID && $0.record.purpose == .emailChange && $0.record.usedAt == nil
                     && $0.record.supersededAt == nil && $0.record.expiresAt > now }
-                .sorted { $0.record.expiresAt > $1.record.expiresAt }
+                .sorted { $0.createdAt > $1.createdAt }
                 .compactMap(\.record.newEmail)
         }
     }

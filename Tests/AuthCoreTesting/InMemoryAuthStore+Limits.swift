@@ -13,9 +13,14 @@ extension InMemoryAuthStore {
         return state.hits[slot, default: 0]
     }
 
+    /// Only the slots of exactly `key`: keys may hold "@" themselves (`signin:email:<address>`), so a prefix match
+    /// would also forget a longer key; the window is whatever follows the slot's last "@".
     public func clearHits(key: String) throws {
         try locked { state in
-            for slot in state.hits.keys where slot.hasPrefix(key + "@") { state.hits.removeValue(forKey: slot) }
+            let prefix = key + "@"
+            for slot in state.hits.keys where slot.hasPrefix(prefix) && !slot.dropFirst(prefix.count).contains("@") {
+                state.hits.removeValue(forKey: slot)
+            }
         }
     }
 

@@ -100,7 +100,7 @@ extension InMemoryAuthStore {
             state.tokens.values
                 .filter { $0.record.purpose == .emailChange && $0.record.usedAt == nil && $0.record.supersededAt == nil
                     && $0.record.newEmail.flatMap { try? EmailAddress($0).key } == newEmailKey }
-                .max { $0.record.expiresAt < $1.record.expiresAt }?.record.userID
+                .max { $0.createdAt < $1.createdAt }?.record.userID
         }
     }
 
@@ -169,7 +169,7 @@ extension InMemoryAuthStore {
                 $0.record.userID == userID && $0.record.purpose == purpose && $0.codeDigest == digest
             }
             func rank(_ row: TokenRow) -> (Int, Date) {
-                (row.record.usedAt == nil && row.record.supersededAt == nil ? 1 : 0, row.record.expiresAt)
+                (row.record.usedAt == nil && row.record.supersededAt == nil ? 1 : 0, row.createdAt)
             }
             return matches.max { rank($0) < rank($1) }?.hash
         }

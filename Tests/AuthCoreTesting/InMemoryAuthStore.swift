@@ -21,11 +21,15 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var hash: Data
         public var codeDigest: Data?
         public var codeAttempts = 0
+        /// `auth_tokens.created_at`: "newest" means this, never the expiry (links of one purpose may live for
+        /// different times).
+        public var createdAt: Date
 
-        public init(record: TokenRecord, hash: Data, codeDigest: Data? = nil) {
+        public init(record: TokenRecord, hash: Data, codeDigest: Data? = nil, createdAt: Date) {
             self.record = record
             self.hash = hash
             self.codeDigest = codeDigest
+            self.createdAt = createdAt
         }
     }
 
@@ -137,14 +141,23 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         try locked { $0.users[id] }
     }
 
+    /// Stamps `updatedAt` with the confirmation, as the SQL update does.
     public func markEmailConfirmed(userID: UserID, at: Date) throws {
         try locked { state in
-            if state.users[userID]?.emailConfirmedAt == nil { state.users[userID]?.emailConfirmedAt = at }
+            if state.users[userID]?.emailConfirmedAt == nil {
+                state.users[userID]?.emailConfirmedAt = at
+                state.users[userID]?.updatedAt = at
+            }
         }
     }
 
+    /// Disabling stamps `updatedAt` with its time, as the SQL update does; re-enabling has no time (PostgreSQL's
+    /// trigger stamps its own clock), so it leaves `updatedAt` alone.
     public func setDisabled(userID: UserID, at: Date?) throws {
-        try locked { $0.users[userID]?.disabledAt = at }
+        try locked { state in
+            state.users[userID]?.disabledAt = at
+            if let at { state.users[userID]?.updatedAt = at }
+        }
     }
 
     /// Token row (under the user's current password version) + outbox row: the transactional outbox.
@@ -152,7 +165,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         let record = TokenRecord(userID: token.userID, purpose: token.purpose, expiresAt: token.expiresAt, usedAt: nil,
                                  passwordVersion: state.users[token.userID]?.passwordVersion ?? 1,
                                  newEmail: token.newEmail?.value)
-        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest)
+        state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest,
+                                            createdAt: token.createdAt)
         state.outbox.append(token.mail)
     }
 }
