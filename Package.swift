@@ -60,6 +60,9 @@ let package = Package(
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
         .executableTarget(name: "latch-bench", dependencies: ["LatchCrypto", "AuthCore", "LatchHTTP", "PostgresClient"]),
 
+        // Pure test helpers, each written once: the toolchain only (Foundation, Dispatch, Synchronization), so any
+        // test target may use them, LatchClientTests too.
+        .target(name: "TestKit", path: "Tests/TestKit"),
         // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
         .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
         // Test doubles of AuthCore's ports (one in-memory store, clock, hasher, token generator, composer), shared
@@ -67,13 +70,13 @@ let package = Package(
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
 
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
-        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
+        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
-        .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
+        .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
         .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
@@ -81,7 +84,7 @@ let package = Package(
             name: "LatchIntegrationTests",
             dependencies: [
                 "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
-                "LatchCrypto",
+                "LatchCrypto", "TestKit",
             ]
         ),
     ],

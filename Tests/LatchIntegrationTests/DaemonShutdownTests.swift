@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import Synchronization
+import TestKit
 import Testing
 
 /// latchd stopped the way every deploy stops it: SIGTERM while busy, with connections at and past its budget.
@@ -100,11 +101,7 @@ private final class DaemonLoad: Sendable {
 
     /// Waits (bounded) until `count` answers came back.
     func waitForAnswers(_ count: Int) -> Bool {
-        for _ in 0..<2_000 {
-            if statuses.withLock({ $0.count }) >= count { return true }
-            usleep(5_000)
-        }
-        return false
+        eventually { statuses.withLock { $0.count } >= count }
     }
 
     /// From now on a refused connection means the daemon has closed its port: stop there rather than knock on a

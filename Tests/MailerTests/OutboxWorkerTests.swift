@@ -2,6 +2,7 @@ import AuthCore
 import AuthCoreTesting
 import Foundation
 @testable import Mailer
+import TestKit
 import Testing
 
 /// The worker against in-memory fakes. Waits are bounded (`eventually`), never timed: a failure shows as a
@@ -32,15 +33,6 @@ import Testing
     @discardableResult
     func enqueue(_ recipient: String = "ann@example.com") -> Int64 {
         queue.add(Fixtures.composed(recipient: recipient), due: clock.now())
-    }
-
-    func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 
     @Test func twoWorkersSendEveryQueuedMailExactlyOnce() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// A real SMTP server of the test's own (`scripts/smtp-sink`: aiosmtpd) on a free loopback port, saving each
 /// message it accepts as `*.eml` (and its envelope recipients as `*.rcpt`) in a temporary directory.
@@ -57,8 +58,8 @@ final class SMTPSink: @unchecked Sendable {
     }
 
     /// Waits until at least `count` messages arrived (up to `timeout`) and returns all of them.
-    func waitForMessages(count expected: Int, timeout: TimeInterval = 15) throws -> [ReceivedMail] {
-        _ = Eventually.wait(timeout: timeout) { self.count >= expected }
+    func waitForMessages(count expected: Int, timeout: Duration = .seconds(15)) throws -> [ReceivedMail] {
+        _ = eventually(within: timeout, every: .milliseconds(50)) { self.count >= expected }
         return try messages()
     }
 
