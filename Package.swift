@@ -69,7 +69,7 @@ let package = Package(
         // by every target that drives AuthService without PostgreSQL.
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
 
-        .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
+        .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting", "TestKit"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
@@ -78,7 +78,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
         .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
+        .testTarget(
+            name: "LatchHTTPTests",
+            dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting", "TestKit"]
+        ),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
         .testTarget(
             name: "LatchIntegrationTests",
