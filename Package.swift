@@ -63,8 +63,9 @@ let package = Package(
         // Pure test helpers, each written once: the toolchain only (Foundation, Dispatch, Synchronization), so any
         // test target may use them, LatchClientTests too.
         .target(name: "TestKit", path: "Tests/TestKit"),
-        // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
-        .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
+        // Test helpers that need PostgreSQL, processes or sockets: throwaway databases and clusters, subprocesses, an
+        // HTTP client. The pure ones are in TestKit.
+        .target(name: "LatchTestSupport", dependencies: ["PostgresClient", "TestKit"], path: "Tests/LatchTestSupport"),
         // Test doubles of AuthCore's ports (one in-memory store, clock, hasher, token generator, composer), shared
         // by every target that drives AuthService without PostgreSQL.
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
