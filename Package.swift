@@ -75,10 +75,10 @@ let package = Package(
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
-        .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport"]),
+        .testTarget(name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport", "TestKit"]),
         .testTarget(
             name: "LatchHTTPTests",
             dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting", "TestKit"]
