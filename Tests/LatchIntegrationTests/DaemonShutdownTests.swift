@@ -48,10 +48,9 @@ import Testing
             daemon.wait()
         }
         var logged: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while logged == nil, Date() < deadline {
+        _ = eventually(within: .seconds(10), every: .milliseconds(20)) {
             logged = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening")
-            if logged == nil { Thread.sleep(forTimeInterval: 0.02) }
+            return logged != nil
         }
         let metricsPort = try #require(logged, "\(daemon.standardError)")
         #expect(metricsPort != port)

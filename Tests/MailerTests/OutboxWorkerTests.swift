@@ -180,8 +180,7 @@ import Testing
         // Released from a thread of its own, not this task: under a loaded test run the cooperative pool may not
         // schedule this task again within stop's timeout.
         Thread {
-            let deadline = Date().addingTimeInterval(60)
-            while !log.contains("outbox worker stopping") && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            _ = eventually(within: .seconds(60)) { log.contains("outbox worker stopping") }
             hold.release()
         }.start()
         #expect(await eventually(within: .seconds(60)) { queue.events.contains { $0.hasPrefix("stop returned") } })
