@@ -53,8 +53,12 @@ let package = Package(
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
         .executableTarget(name: "latch-bench", dependencies: ["LatchCrypto", "AuthCore", "LatchHTTP", "PostgresClient"]),
 
-        // Test helpers: throwaway databases and clusters, subprocesses, an HTTP client.
-        .target(name: "LatchTestSupport", dependencies: ["PostgresClient"], path: "Tests/LatchTestSupport"),
+        // Pure test helpers, each written once: the toolchain only (Foundation, Dispatch, Synchronization), so any
+        // test target may use them, LatchClientTests too.
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        // Test helpers that need PostgreSQL, processes or sockets: throwaway databases and clusters, subprocesses, an
+        // HTTP client. The pure ones are in TestKit.
+        .target(name: "LatchTestSupport", dependencies: ["PostgresClient", "TestKit"], path: "Tests/LatchTestSupport"),
         // Test doubles of AuthCore's ports (one in-memory store, clock, hasher, token generator, composer), shared
         // by every target that drives AuthService without PostgreSQL.
         .target(name: "AuthCoreTesting", dependencies: ["AuthCore"], path: "Tests/AuthCoreTesting"),
@@ -63,24 +67,28 @@ let package = Package(
         // real store unnoticed. It imports Testing, so only test targets may depend on it.
         .target(name: "StoreContract", dependencies: ["AuthCore"], path: "Tests/StoreContract"),
 
-        .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting"]),
-        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting"]),
+        .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting", "TestKit"]),
+        .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport"]),
-        .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport", "TestKit"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
+        .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
         .testTarget(
-            name: "LatchStoreTests", dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport", "StoreContract"]
+            name: "LatchStoreTests",
+            dependencies: ["LatchStore", "LatchCrypto", "LatchTestSupport", "StoreContract", "TestKit"]
         ),
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting"]),
+        .testTarget(
+            name: "LatchHTTPTests",
+            dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting", "TestKit"]
+        ),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
         .testTarget(
             name: "LatchIntegrationTests",
             dependencies: [
                 "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
-                "LatchCrypto",
+                "LatchCrypto", "TestKit",
             ]
         ),
     ],

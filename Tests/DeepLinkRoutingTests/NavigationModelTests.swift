@@ -2,17 +2,11 @@
 import DeepLinkRouting
 import Foundation
 import Observation
-import Synchronization
+import TestKit
 import Testing
 
 @MainActor
 @Suite struct NavigationModelTests {
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        func set() { value.withLock { $0 = true } }
-        var isSet: Bool { value.withLock { $0 } }
-    }
-
     @Test func reportsRejectedLinksWithoutTheirURL() {
         var reasons: [DeepLinkRejection] = []
         let model = NavigationModel(parser: Fixtures.parser) { reasons.append($0) }
@@ -26,10 +20,10 @@ import Testing
     @Test func publishesPathChangesToSwiftUI() {
         let model = NavigationModel(parser: Fixtures.parser)
         model.authStateDetermined(signedIn: true)
-        let changed = Flag()
-        withObservationTracking { _ = model.path } onChange: { changed.set() }
+        let changed = Locked(false)
+        withObservationTracking { _ = model.path } onChange: { changed.update { $0 = true } }
         model.open(url: Fixtures.url("myapp://home/items"))
-        #expect(changed.isSet)
+        #expect(changed.value)
     }
 
     @Test func thePathIsWritableLikeANavigationStackBinding() {

@@ -1,5 +1,6 @@
 import DeepLinkRouting
 import Foundation
+import TestKit
 import Testing
 
 /// parse(print(x)) == x over generated links and walks, in both URL forms, from fixed seeds.

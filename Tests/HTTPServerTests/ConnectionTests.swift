@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 @Suite struct ConnectionTests {
@@ -39,7 +40,7 @@ import Testing
 
         second.close()
         // Once a slot frees up, a new connection is served again.
-        #expect(waitUntil { (try? server.send("GET", "/"))?.status == 200 })
+        #expect(eventually { (try? server.send("GET", "/"))?.status == 200 })
         #expect(try first.send("GET", "/").status == 200)
     }
 
@@ -63,7 +64,7 @@ import Testing
         #expect(server.server.statistics.refusedConnections == 1)
 
         held.removeFirst().close()
-        #expect(waitUntil { (try? server.send("GET", "/"))?.status == 200 }, "a freed place is used again")
+        #expect(eventually { (try? server.send("GET", "/"))?.status == 200 }, "a freed place is used again")
         #expect(server.server.statistics.maxConnections == 4)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// The header and body deadlines: counted from a request's beginning, not restarted by each byte as
@@ -35,7 +36,7 @@ import Testing
             port: server.port, count: 1, sourceAddresses: 1, request: Array("GET /hello HTTP/1.1\r\nHost: x\r\nX-Pad: ".utf8))
         let closedAfter = try #require(Self.dripUntilClosed(clients), "a byte every 100 ms must not keep it open")
         #expect(closedAfter >= .milliseconds(950))
-        #expect(waitUntil { server.server.statistics.headerTimeouts == 1 })
+        #expect(eventually { server.server.statistics.headerTimeouts == 1 })
         #expect(server.server.statistics.bodyTimeouts == 0)
     }
 
@@ -59,7 +60,7 @@ import Testing
         for _ in head.utf8 { clients.drip() }
         let closedAfter = try #require(Self.dripUntilClosed(clients))
         #expect(closedAfter >= .milliseconds(1_950))
-        #expect(waitUntil { server.server.statistics.bodyTimeouts == 1 })
+        #expect(eventually { server.server.statistics.bodyTimeouts == 1 })
         #expect(server.server.statistics.headerTimeouts == 0)
     }
 

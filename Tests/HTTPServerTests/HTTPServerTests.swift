@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 @Suite struct HTTPServerTests {
@@ -128,11 +129,11 @@ import Testing
 
     /// The completion callback runs just after the response is sent, so poll briefly.
     private func waitForLog(_ server: TestServer, count: Int) -> [RequestLogEntry]? {
-        for _ in 0..<1_000 {
-            let entries = server.log.value
-            if entries.count >= count { return entries }
-            usleep(2_000)
+        var entries: [RequestLogEntry] = []
+        let logged = eventually {
+            entries = server.log.value
+            return entries.count >= count
         }
-        return nil
+        return logged ? entries : nil
     }
 }

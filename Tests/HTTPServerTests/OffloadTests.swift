@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 @Suite struct OffloadTests {
@@ -63,7 +64,7 @@ import Testing
         let running = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
         #expect(gate.waitUntilEntered())
         let queued = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
-        #expect(waitUntil { pool.pendingCount == 1 })
+        #expect(eventually { pool.pendingCount == 1 })
 
         let refused = try server.send("GET", "/slow")
         #expect(refused.status == 503)
@@ -74,15 +75,6 @@ import Testing
         #expect(try running.wait()?.text == "done")
         #expect(try queued.wait()?.text == "done")
     }
-}
-
-/// Polls `condition` for up to about ten seconds.
-func waitUntil(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<5_000 {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
 }
 
 extension HTTPRequest {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 @Suite struct ShutdownTests {
@@ -18,7 +19,7 @@ import Testing
         let inFlight = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
         #expect(gate.waitUntilEntered())
         let stopper = Background { server.server.stop(timeout: .seconds(15)) }
-        #expect(waitUntil { server.server.isStopping })
+        #expect(eventually { server.server.isStopping })
         // stop() must be waiting for the handler, which cannot finish before the gate opens.
         #expect(!stopper.isFinished)
         gate.open()
@@ -43,7 +44,7 @@ import Testing
         let inFlight = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
         #expect(gate.waitUntilEntered())
         let stopper = Background { server.server.stop(timeout: .seconds(15)) }
-        #expect(waitUntil { server.server.isStopping })
+        #expect(eventually { server.server.isStopping })
         // stop() must be waiting for the handler, which cannot finish before the gate opens.
         #expect(!stopper.isFinished)
         gate.open()
@@ -105,7 +106,7 @@ import Testing
         let inFlight = Background { try HTTPTestClient(port: port).send("GET", "/slow") }
         #expect(gate.waitUntilEntered())
         let stopper = Background { server.server.stop(timeout: .seconds(15)) }
-        #expect(waitUntil { server.server.isStopping })
+        #expect(eventually { server.server.isStopping })
 
         // A new connection and a kept-alive one: no handler starts once stop() has begun.
         // (server.port reads 0 once stopping; the socket still listens until the daemon stops.)
@@ -130,7 +131,7 @@ import Testing
         // libmicrohttpd sends 100 Continue once the handler has seen the headers: the request is admitted.
         #expect(try client.readResponse(headOnly: true).status == 100)
         let stopper = Background { server.server.stop(timeout: .seconds(15)) }
-        #expect(waitUntil { server.server.isStopping })
+        #expect(eventually { server.server.isStopping })
         #expect(!stopper.isFinished, "stop() waits for the admitted request")
         try client.write(Array("abcd".utf8))
         let response = try client.readResponse()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// Thousands of slowloris connections must not starve normal clients: libmicrohttpd's epoll threads serve
@@ -26,7 +27,7 @@ import Testing
             request: Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 4_000))
         defer { drips.closeAll() }
         drips.drip()
-        #expect(waitUntil { server.server.statistics.openConnections >= count }, "the drips hold their connections")
+        #expect(eventually { server.server.statistics.openConnections >= count }, "the drips hold their connections")
 
         var slowest = Duration.zero
         for _ in 0..<StressSettings.dripProbes {
@@ -61,8 +62,8 @@ import Testing
             usleep(100_000)
         }
         #expect(drips.openCount == 0, "every drip is cut off, long before the 30 s idle timeout")
-        #expect(waitUntil { server.server.statistics.headerTimeouts == count })
+        #expect(eventually { server.server.statistics.headerTimeouts == count })
         #expect(try server.send("GET", "/healthz").status == 200)
-        #expect(waitUntil { server.server.statistics.openConnections == 0 })
+        #expect(eventually { server.server.statistics.openConnections == 0 })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// Start/stop cycles under concurrent load with connections at and past the budget: stopping must never abort the
@@ -61,7 +62,7 @@ import Testing
         let load = LoadClients(port: port, paths: ["/inline", "/pooled", "/slow", "/pooled"], keepAlive: 4, oneShot: 3)
         // Once the keep-alive clients are in, idle connections take all but two places: the one-shot clients,
         // more than those two, keep connections opening, closing and being refused at the limit.
-        _ = waitUntil { entered.ids.value.count >= 4 }
+        _ = eventually { entered.ids.value.count >= 4 }
         var idle: [HTTPTestClient] = []
         for _ in 0..<(budget - 4 - 2) {
             if let client = try? HTTPTestClient(port: port) { idle.append(client) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestKit
 import Testing
 
 @Suite struct WorkerPoolTests {

@@ -2,6 +2,7 @@
 import DeepLinkRouting
 import Foundation
 import LatchClient
+import TestKit
 import Testing
 
 /// `NavigationModel.follow(_:)`: the model on the main actor, driven by a client's auth state end to end.

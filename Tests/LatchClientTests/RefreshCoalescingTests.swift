@@ -1,5 +1,6 @@
 import Foundation
 import LatchClient
+import TestKit
 import Testing
 
 /// One refresh for all concurrent callers (LatchClient+Refresh.swift). The fake server revokes the family when

@@ -2,6 +2,7 @@ import AuthCore
 import AuthCoreTesting
 import Foundation
 import HTTPServer
+import TestKit
 import Testing
 @testable import LatchHTTP
 
@@ -66,8 +67,8 @@ import Testing
     }
 
     @Test func unknownErrorsBecomeAGeneric503WithoutDetailsAndAreReportedWithTheRoute() {
-        let reported = Shared<[String]>([])
-        let handler = LatchAPI.unexpectedErrorHandler { route, _ in reported.withLock { $0.append(route) } }
+        let reported = Locked<[String]>([])
+        let handler = LatchAPI.unexpectedErrorHandler { route, _ in reported.update { $0.append(route) } }
         let failing = HTTPRouteMatch(route: "/v1/me") { _ in throw InMemoryAuthStore.DatabaseDown() }
         let response = failing.respond(to: HTTPRequest(method: .get, target: "/v1/me"), unexpected: handler)
         #expect(response.status == .serviceUnavailable)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct HealthRoutesTests {
     @Test func healthzIsAlwaysOK() throws {
         let api = try APIHarness()
-        api.ready.value = false
+        api.ready.update { $0 = false }
         api.store.setFailing(true)
         let response = api.get("/healthz")
         #expect(response.status == .ok)
@@ -16,7 +16,7 @@ import Testing
     @Test func readyzFollowsTheCheck() throws {
         let api = try APIHarness()
         #expect(api.get("/readyz").status == .ok)
-        api.ready.value = false
+        api.ready.update { $0 = false }
         let response = api.get("/readyz")
         #expect(response.status == .serviceUnavailable)
         #expect(response.errorCode == "not_ready")

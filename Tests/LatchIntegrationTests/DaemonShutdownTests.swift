@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import Synchronization
+import TestKit
 import Testing
 
 /// latchd stopped the way every deploy stops it: SIGTERM while busy, with connections at and past its budget.
@@ -47,10 +48,9 @@ import Testing
             daemon.wait()
         }
         var logged: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while logged == nil, Date() < deadline {
+        _ = eventually(within: .seconds(10), every: .milliseconds(20)) {
             logged = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening")
-            if logged == nil { Thread.sleep(forTimeInterval: 0.02) }
+            return logged != nil
         }
         let metricsPort = try #require(logged, "\(daemon.standardError)")
         #expect(metricsPort != port)
@@ -100,11 +100,7 @@ private final class DaemonLoad: Sendable {
 
     /// Waits (bounded) until `count` answers came back.
     func waitForAnswers(_ count: Int) -> Bool {
-        for _ in 0..<2_000 {
-            if statuses.withLock({ $0.count }) >= count { return true }
-            usleep(5_000)
-        }
-        return false
+        eventually { statuses.withLock { $0.count } >= count }
     }
 
     /// From now on a refused connection means the daemon has closed its port: stop there rather than knock on a

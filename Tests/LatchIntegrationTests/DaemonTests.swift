@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// The `latchd` binary as operators run it: configuration errors, health, readiness, request logs, signals.
@@ -16,11 +17,13 @@ import Testing
         ]
         environment.merge(extra) { $1 }
         let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, daemon.isRunning {
-            if let port = Self.loggedPort(daemon.standardError) { return (daemon, port) }
-            Thread.sleep(forTimeInterval: 0.05)
+        var port: Int?
+        _ = eventually(within: .seconds(30), every: .milliseconds(50)) {
+            guard daemon.isRunning else { return true }
+            port = Self.loggedPort(daemon.standardError)
+            return port != nil
         }
+        if let port { return (daemon, port) }
         daemon.wait(timeout: 1)
         throw DaemonError.didNotStart(daemon.standardError)
     }
@@ -148,10 +151,9 @@ import Testing
         let (daemon, port) = try startDaemon(databaseURL: database.url)
         defer { daemon.signal(SIGTERM); daemon.wait() }
         var logged: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while logged == nil, Date() < deadline {
+        _ = eventually(within: .seconds(10), every: .milliseconds(20)) {
             logged = Self.loggedPort(daemon.standardError, message: "metrics listening")
-            if logged == nil { Thread.sleep(forTimeInterval: 0.02) }
+            return logged != nil
         }
         let metricsPort = try #require(logged, "no metrics listening line: \(daemon.standardError)")
         #expect(metricsPort != port)

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 @testable import LatchApp
 
@@ -86,9 +87,9 @@ import Testing
         log.log("request", buffered: true)
         // Bounded: the flusher runs every 0.1 s; wait up to 5 s rather than assert a time.
         var text = ""
-        for _ in 0..<100 where !text.contains("request") {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = try eventually(within: .seconds(5), every: .milliseconds(50)) {
             text = try String(contentsOf: url, encoding: .utf8)
+            return text.contains("request")
         }
         #expect(text.contains(#""msg":"request""#))
     }

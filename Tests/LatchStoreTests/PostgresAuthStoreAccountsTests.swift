@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import LatchStore
 import PostgresClient
+import TestKit
 import Testing
 
 /// The account-management writes: each is one statement, so each test checks everything it writes and that a

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import LatchStore
 import PostgresClient
+import TestKit
 import Testing
 
 /// The SQL behind the account-lifecycle rules: contested sign-ups, password versions, conditional sign-in

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import LatchStore
+import TestKit
 import Testing
 
 @Suite("PostgresAuthStore: sessions and refresh rotation")

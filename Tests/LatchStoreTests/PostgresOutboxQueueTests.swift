@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import LatchStore
+import TestKit
 import Testing
 
 @Suite("PostgresOutboxQueue and PostgresOutboxWakeup")

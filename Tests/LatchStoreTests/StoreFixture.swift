@@ -4,7 +4,6 @@ import LatchCrypto
 import LatchStore
 import LatchTestSupport
 import PostgresClient
-import Synchronization
 
 /// A fresh migrated database with every LatchStore type on it, and builders for the rows tests need.
 /// Call `close()` (in a `defer`) to drop the database.
@@ -103,27 +102,6 @@ final class StoreFixture: Sendable {
     func count(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> Int {
         try pool.query(sql, parameters).scalar(Int.self) ?? -1
     }
-}
-
-/// Runs `body` on `count` dedicated threads released together, and returns every result (in no order).
-/// Dedicated threads, not Dispatch: the body blocks in libpq, and Dispatch would run it on about one thread per core.
-func runConcurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) -> [Result<T, any Error>] {
-    let results = Mutex<[Result<T, any Error>]>([])
-    let gate = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        let thread = Thread {
-            gate.wait()
-            let result = Result { try body(index) }
-            results.withLock { $0.append(result) }
-            done.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { gate.signal() }
-    done.wait()
-    return results.withLock { $0 }
 }
 
 extension PostgresAuthStore {

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestKit
 
 /// A private PostgreSQL cluster in a temporary directory on a free port, for tests that stop or restart the
 /// server (which a shared `DATABASE_URL` server must never do). Driven by `scripts/pg-cluster`.
@@ -66,24 +61,5 @@ public final class TestCluster: Sendable {
 
     private static func runScript(_ arguments: [String]) throws -> String {
         try ProjectScript.run("pg-cluster", arguments)
-    }
-
-    /// A port the kernel just handed out for 127.0.0.1 (free at that moment; the race is negligible for tests).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

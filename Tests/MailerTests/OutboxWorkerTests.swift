@@ -2,6 +2,7 @@ import AuthCore
 import AuthCoreTesting
 import Foundation
 @testable import Mailer
+import TestKit
 import Testing
 
 /// The worker against in-memory fakes. Waits are bounded (`eventually`), never timed: a failure shows as a
@@ -32,15 +33,6 @@ import Testing
     @discardableResult
     func enqueue(_ recipient: String = "ann@example.com") -> Int64 {
         queue.add(Fixtures.composed(recipient: recipient), due: clock.now())
-    }
-
-    func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 
     @Test func twoWorkersSendEveryQueuedMailExactlyOnce() async throws {
@@ -188,8 +180,7 @@ import Testing
         // Released from a thread of its own, not this task: under a loaded test run the cooperative pool may not
         // schedule this task again within stop's timeout.
         Thread {
-            let deadline = Date().addingTimeInterval(60)
-            while !log.contains("outbox worker stopping") && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            _ = eventually(within: .seconds(60)) { log.contains("outbox worker stopping") }
             hold.release()
         }.start()
         #expect(await eventually(within: .seconds(60)) { queue.events.contains { $0.hasPrefix("stop returned") } })

@@ -1,29 +1,11 @@
 import Foundation
 @testable import Mailer
+import TestKit
 import Testing
 
 @Suite struct SMTPTransportTests {
-    /// A port nothing listens on: bind an ephemeral port, read its number, close it.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        #expect(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func sendToAClosedPortFailsWithATypedError() throws {
-        let port = try Self.closedPort()
+        let port = try freePort()  // closed again at once: nothing listens on it
         let transport = try SMTPTransport(
             url: "smtp://127.0.0.1:\(port)", connectTimeout: .seconds(2), timeout: .seconds(5)
         )

@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import Synchronization
+import TestKit
 import Testing
 
 @testable import PostgresClient
@@ -127,22 +128,16 @@ import Testing
         try withDatabase { _, database throws in
             let applied = Mutex([Int]())
             let failures = Mutex([String]())
-            let group = DispatchGroup()
-            for _ in 0..<3 {
-                group.enter()
-                Thread {
-                    defer { group.leave() }
-                    let pool = database.makePool(maxConnections: 1)
-                    defer { pool.close() }
-                    do {
-                        let versions = try Migrator(pool: pool, directory: directory).migrate().map(\.version)
-                        applied.withLock { $0 += versions }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
-                    }
-                }.start()
+            _ = runConcurrently(3) { _ in
+                let pool = database.makePool(maxConnections: 1)
+                defer { pool.close() }
+                do {
+                    let versions = try Migrator(pool: pool, directory: directory).migrate().map(\.version)
+                    applied.withLock { $0 += versions }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
             }
-            group.wait()
             #expect(failures.withLock { $0 } == [])
             #expect(applied.withLock { $0.sorted() } == [1, 2, 10])
         }

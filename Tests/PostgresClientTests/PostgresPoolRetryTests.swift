@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import Synchronization
+import TestKit
 import Testing
 
 @testable import PostgresClient
@@ -57,14 +58,13 @@ import Testing
 
             let observer = try PostgresConnection(url: database.url)
             defer { observer.close() }
-            let deadline = Date().addingTimeInterval(20)
             var victim: Int?
-            while victim == nil, Date() < deadline {
+            _ = try eventually(within: .seconds(20), every: .milliseconds(20)) {
                 victim = try observer.query("""
                     SELECT pid FROM pg_stat_activity
                     WHERE query LIKE '%dblink_exec%' AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()
                     """).first?.decode(Int.self, column: 0)
-                if victim == nil { Thread.sleep(forTimeInterval: 0.02) }
+                return victim != nil
             }
             let pid = try #require(victim, "the statement never reached its sleep")
             #expect(try observer.query("SELECT count(*) FROM t").scalar(Int.self) == 1, "committed before the kill")
@@ -92,10 +92,8 @@ import Testing
             let observer = try PostgresConnection(url: database.url)
             defer { observer.close() }
             try observer.query("SELECT pg_terminate_backend($1::int)", [pid])
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline,
-                  try observer.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int", [pid]).scalar(Int.self) != 0 {
-                Thread.sleep(forTimeInterval: 0.01)
+            _ = try eventually(within: .seconds(10), every: .milliseconds(10)) {
+                try observer.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int", [pid]).scalar(Int.self) == 0
             }
 
             try pool.query("INSERT INTO t VALUES (1)")

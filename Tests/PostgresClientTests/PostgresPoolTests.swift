@@ -2,31 +2,18 @@ import Dispatch
 import Foundation
 import Synchronization
 import LatchTestSupport
+import TestKit
 import Testing
 
 @testable import PostgresClient
 
 @Suite struct PostgresPoolTests {
-    /// Runs `body` on `count` dedicated threads at once (the API blocks, so threads, not tasks) and waits for all.
-    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            let thread = Thread {
-                body(index)
-                group.leave()
-            }
-            thread.start()
-        }
-        group.wait()
-    }
-
     @Test func sixteenThreadsShareFourConnections() throws {
         try withDatabase(maxConnections: 4) { pool, _ throws in
             let backends = Mutex(Set<Int>())
             let failures = Mutex([String]())
             let successes = Mutex(0)
-            onThreads(16) { index in
+            _ = runConcurrently(16) { index in
                 for round in 0..<10 {
                     do {
                         // The sleep makes the threads overlap, so most of them must wait for a connection.

@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import Synchronization
+import TestKit
 
 /// Threads sending GET requests to a server in a loop until `finish()`, each request numbered in an
 /// `X-Request-Id` header, so a test can match what handlers saw with what clients received.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 
 /// A started server on 127.0.0.1 with an ephemeral port, stopped when the test is done.
 final class TestServer: Sendable {

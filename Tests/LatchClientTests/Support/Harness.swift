@@ -1,5 +1,6 @@
 import Foundation
 import LatchClient
+import TestKit
 
 /// A client wired to a `FakeLatchServer` and a test clock, signed in as generation 1 unless told otherwise.
 struct Harness {
@@ -23,16 +24,8 @@ struct Harness {
     func concurrently<T: Sendable>(
         _ count: Int, _ call: @escaping @Sendable (LatchClient) async throws(LatchError) -> T
     ) async -> [Result<T, LatchError>] {
-        await withTaskGroup(of: Result<T, LatchError>.self) { group in
-            for _ in 0..<count {
-                group.addTask {
-                    do throws(LatchError) { return .success(try await call(client)) } catch { return .failure(error) }
-                }
-            }
-            var results: [Result<T, LatchError>] = []
-            for await result in group { results.append(result) }
-            return results
-        }
+        let client = client
+        return await runConcurrently(tasks: count) { (_: Int) async throws(LatchError) -> T in try await call(client) }
     }
 }
 

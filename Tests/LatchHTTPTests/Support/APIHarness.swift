@@ -4,6 +4,7 @@ import DeepLinkRouting
 import Foundation
 import HTTPServer
 @testable import LatchHTTP
+import TestKit
 
 /// A `LatchAPI` over in-memory fakes, driven in-process through `Router.resolve` and the matched handler
 /// (the pool a route names is ignored here: the handler runs on the test's thread).
@@ -20,8 +21,8 @@ final class APIHarness: Sendable {
     let router: Router
     /// The metrics listener's router, apart from the API's as in latchd.
     let metricsRouter: Router
-    let ready = Shared(true)
-    let reported = Shared<[String]>([])
+    let ready = Locked(true)
+    let reported = Locked<[String]>([])
 
     init(trustProxy: Bool = false, rateLimits: AuthRateLimits = AuthRateLimits(),
          metricsSource: (any MetricsSource)? = nil) throws {
@@ -62,9 +63,9 @@ final class APIHarness: Sendable {
 
     /// What the server does with a match: run it (errors answered by their own type, others by LatchAPI's
     /// unexpected-error handler, reported here), and add the API's default headers.
-    static func answer(_ match: HTTPRouteMatch, _ request: HTTPRequest, reported: Shared<[String]>) -> HTTPResponse {
+    static func answer(_ match: HTTPRouteMatch, _ request: HTTPRequest, reported: Locked<[String]>) -> HTTPResponse {
         var response = match.respond(to: request, unexpected: LatchAPI.unexpectedErrorHandler { route, _ in
-            reported.withLock { $0.append(route) }
+            reported.update { $0.append(route) }
         })
         response.addHeaders(ifMissing: LatchAPI.defaultHeaders)
         return response

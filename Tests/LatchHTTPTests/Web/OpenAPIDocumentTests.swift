@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import TestKit
 import Testing
 @testable import LatchHTTP
 
@@ -136,7 +137,7 @@ import Testing
 
     /// Candidates for a rule over `alphabet`: every short string near the rule's edges, from a fixed seed.
     static func candidates(_ alphabet: [String], count: Int, maxLength: Int, seed: UInt64) -> [String] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         return (0..<count).map { _ in
             let length = Int(random.next() % UInt64(maxLength + 1))
             return (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
@@ -207,22 +208,5 @@ import Testing
         let text = try Self.document()
         #expect(text.contains("\nopenapi: 3.1.0\n"))
         #expect(text.contains("    bearer:\n      type: http\n      scheme: bearer\n"))
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the candidate strings are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import DeepLinkRouting
 import Foundation
 import HTTPServer
 @testable import LatchHTTP
+import TestKit
 
 /// `LatchAPI` and `WebRoutes` on one router over in-memory fakes, as latchd registers them, driven in-process.
 /// Browser-like requests carry the headers a same-origin form POST carries, so each test can take one away.
@@ -18,7 +19,7 @@ final class WebHarness: Sendable {
     let pool = WorkerPool(name: "test-web", threads: 1, queueCapacity: 4)
     let generator = SequentialTokenGenerator()
     let router: Router
-    let reported = Shared<[String]>([])
+    let reported = Locked<[String]>([])
 
     init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
          linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
@@ -33,7 +34,7 @@ final class WebHarness: Sendable {
         let reported = self.reported
         let api = LatchAPI(auth: auth, hashingPool: pool, isReady: { true })
         let web = WebRoutes(productName: productName, deepLinks: links, wellKnown: wellKnown, auth: auth,
-                            hashingPool: pool, errorReporter: { route, _ in reported.withLock { $0.append(route) } })
+                            hashingPool: pool, errorReporter: { route, _ in reported.update { $0.append(route) } })
         var router = Router()
         api.register(on: &router)
         web.register(on: &router)

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// The libmicrohttpd half of the connection rules: idle connections time out, one address gets a bounded number (unless
@@ -43,9 +44,9 @@ import Testing
         first.close()
         // MHD notices the close on its next poll; give it a moment rather than asserting a time.
         var status = 0
-        for _ in 0..<50 where status != 200 {
+        _ = eventually(within: .milliseconds(2_500), every: .milliseconds(50)) {
             status = (try? app.get("/healthz").status) ?? 0
-            if status != 200 { Thread.sleep(forTimeInterval: 0.05) }
+            return status == 200
         }
         #expect(status == 200, "a freed slot is usable again")
         second.close()

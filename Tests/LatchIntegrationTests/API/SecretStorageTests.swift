@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// ARCHITECTURE.md, security rules 1, 2 and 8: after every flow has run and every mail has been sent, no table holds a raw
@@ -76,9 +77,8 @@ import Testing
         let sender = try LoggedApplication(database: app.database, environment: ["LATCH_OUTBOX_WORKERS": "1",
                                                                                 "LATCH_OUTBOX_POLL": "1s"])
         defer { sender.stop() }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, try app.count("SELECT count(*)::int8 FROM outbox WHERE sent_at IS NULL") > 0 {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = try eventually(within: .seconds(20), every: .milliseconds(100)) {
+            try app.count("SELECT count(*)::int8 FROM outbox WHERE sent_at IS NULL") == 0
         }
         #expect(try app.count("SELECT count(*)::int8 FROM outbox WHERE sent_at IS NULL") == 0)
         #expect(try app.count("SELECT count(*)::int8 FROM outbox") >= 5, "confirm x2, notice, reset, changed")

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// The real `latchctl` binary, run to completion as a subprocess with a given environment and standard input
 /// (a pipe, never a terminal, as in scripts and cron).
@@ -89,15 +90,16 @@ struct Latchctl {
         let errURL = directory.appendingPathComponent("err")
         let process = try ChildProcess([executable.path] + arguments, environment: variables.filter { !$0.value.isEmpty },
                                        outputPath: outURL.path, errorPath: errURL.path)
-        let deadline = Date().addingTimeInterval(60)
         // A person types after the prompt appears (a password prompt discards type-ahead, as getpass does).
-        while let prompt, process.status() == nil, Date() < deadline,
-              !String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt) {
-            Thread.sleep(forTimeInterval: 0.01)
+        if let prompt {
+            _ = eventually(within: .seconds(60), every: .milliseconds(10)) {
+                process.status() != nil
+                    || String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self).contains(prompt)
+            }
         }
         if let stdin { process.send(stdin) } else { process.closeInput() }
 
-        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(within: .seconds(60), every: .milliseconds(10)) { process.status() != nil }
         guard let status = process.status() else {
             kill(process.pid, SIGKILL)
             _ = process.waitForExit()

@@ -1,6 +1,7 @@
 import DeepLinkRouting
 import Foundation
 import LatchClient
+import TestKit
 import Testing
 
 /// The app's whole path through the real latchd, PostgreSQL and SMTP: the link is read from the mail the sink

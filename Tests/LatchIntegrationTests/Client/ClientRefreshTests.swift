@@ -1,5 +1,6 @@
 import Foundation
 import LatchClient
+import TestKit
 import Testing
 
 /// Twenty concurrent calls with an expired access token against the real latchd cause exactly one refresh:
@@ -41,13 +42,8 @@ import Testing
     private func expectOneRefresh(for email: String, client: LatchClient, transport: CountingTransport, app: TestApp)
         async throws {
         let rowsBefore = try app.count(Self.refreshRows, [email])
-        let results = await withTaskGroup(of: Result<User, LatchError>.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    do throws(LatchError) { return .success(try await client.me()) } catch { return .failure(error) }
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+        let results = await runConcurrently(tasks: 20) { (_: Int) async throws(LatchError) -> User in
+            try await client.me()
         }
         let users = results.compactMap { try? $0.get() }
         #expect(users.count == 20, "\(results)")

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// The outbox is the only place mail waits, so a daemon that dies loses nothing: another daemon sends what
@@ -45,7 +46,7 @@ import Testing
         let first = try MailDaemon(databaseURL: database.url, smtpURL: sink.url, workers: 2)
         let recipients = try QueuedMail.backlog(count: total, through: [first], pool: pool, label: "midstream")
         try sink.start()
-        Eventually.wait { sink.count >= 3 }
+        _ = eventually(every: .milliseconds(50)) { sink.count >= 3 }
         first.kill()
         let inFlight = try OutboxRow.endLeases(pool)
 
@@ -78,7 +79,7 @@ import Testing
         let first = try MailDaemon(databaseURL: database.url, smtpURL: sink.url, workers: 2)
         let recipients = try QueuedMail.backlog(count: total, through: [first], pool: pool, label: "sigterm")
         try sink.start()
-        Eventually.wait { sink.count >= 3 }
+        _ = eventually(every: .milliseconds(50)) { sink.count >= 3 }
         #expect(first.terminate() == 0, "graceful stop")
         #expect(first.process.standardError.contains("outbox worker stopping"))
 

@@ -1,5 +1,6 @@
 import DeepLinkRouting
 import Foundation
+import TestKit
 import Testing
 
 /// The whole mail path through real SMTP (ARCHITECTURE.md, "Mail" and security rule 2): a flow queues a mail, latchd's outbox worker
@@ -80,10 +81,10 @@ import Testing
         return token
     }
 
-    /// The first message to `recipient` whose subject contains `subject`, waiting for it up to 15 s.
+    /// The first message to `recipient` whose subject contains `subject`, waiting for it up to 30 s.
     private func waitForMail(_ sink: SMTPSink, to recipient: String, subject: String) throws -> ReceivedMail? {
         var found: ReceivedMail?
-        try Eventually.wait {
+        _ = try eventually(every: .milliseconds(50)) {
             found = try sink.messages(to: recipient).first { $0.subject?.contains(subject) == true }
             return found != nil
         }
@@ -93,7 +94,7 @@ import Testing
     /// Waits until every row to `recipient` is marked sent, then checks ARCHITECTURE.md, security rule 2: subject, bodies and link
     /// are gone and no secret is anywhere in the row; recipient, kind and the sent time stay.
     private func expectScrubbed(_ app: TestApp, recipient: String, kinds: [String], secrets: [String]) throws {
-        let allSent = try Eventually.wait {
+        let allSent = try eventually(every: .milliseconds(50)) {
             let rows = try OutboxRow.to(recipient, app.pool)
             return rows.count == kinds.count && rows.allSatisfy { $0.sentAt != nil }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// ARCHITECTURE.md, "Mail": when the SMTP server is down, mail stays queued, each failed attempt is counted and its error
@@ -13,7 +14,7 @@ import Testing
         let email = MailEnvironment.recipient("retry")
 
         #expect(try app.post("/v1/signup", MailEnvironment.signUpJSON(email)).status == 202)
-        let retried = try Eventually.wait(timeout: 20) {
+        let retried = try eventually(within: .seconds(20), every: .milliseconds(50)) {
             try OutboxRow.to(email, app.pool).first.map { $0.attempts >= 2 } ?? false
         }
         #expect(retried, "the worker tried, backed off and tried again")
@@ -24,7 +25,9 @@ import Testing
         #expect(sink.count == 0)
 
         try sink.start()
-        let sent = try Eventually.wait(timeout: 20) { try OutboxRow.to(email, app.pool).first?.sentAt != nil }
+        let sent = try eventually(within: .seconds(20), every: .milliseconds(50)) {
+            try OutboxRow.to(email, app.pool).first?.sentAt != nil
+        }
         #expect(sent, "delivered once the server is back")
         let delivered = try OutboxRow.to(email, app.pool)[0]
         #expect(delivered.attempts >= 2, "earlier failures stay on record")

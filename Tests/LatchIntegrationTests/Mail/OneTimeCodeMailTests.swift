@@ -1,6 +1,7 @@
 import DeepLinkRouting
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// The code beside the link, read from the real mail as a person would read it: it does what the link does, on
@@ -28,7 +29,7 @@ import Testing
         /// The newest mail to `email` whose subject contains `subject`.
         func mail(to email: String, subject: String) throws -> ReceivedMail {
             var found: ReceivedMail?
-            try Eventually.wait {
+            _ = try eventually(every: .milliseconds(50)) {
                 found = try sink.messages(to: email).last { $0.subject?.contains(subject) == true }
                 return found != nil
             }

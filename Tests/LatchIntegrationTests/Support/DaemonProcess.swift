@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// The real `latchd` (or `latchctl`) binary as a subprocess, with its stdout and stderr captured.
 final class DaemonProcess: @unchecked Sendable {
@@ -42,8 +43,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// Waits for exit up to `timeout`; kills the process and returns nil if it is still running.
     @discardableResult
     func wait(timeout: TimeInterval = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually(within: .seconds(timeout), every: .milliseconds(20)) { process.status() != nil }
         guard let status = process.status() else {
             kill(process.pid, SIGKILL)
             _ = process.waitForExit()
@@ -56,15 +56,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Polls `GET path` until it answers `status`, up to `timeout`.
     static func waitFor(port: Int, path: String = "/healthz", status: Int = 200, timeout: TimeInterval = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let client = try? HTTPTestClient(port: port, timeout: .seconds(2)) {
-                defer { client.close() }
-                if let response = try? client.send("GET", path), response.status == status { return true }
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        eventually(within: .seconds(timeout), every: .milliseconds(50)) {
+            guard let client = try? HTTPTestClient(port: port, timeout: .seconds(2)) else { return false }
+            defer { client.close() }
+            return (try? client.send("GET", path))?.status == status
         }
-        return false
     }
 
     deinit {

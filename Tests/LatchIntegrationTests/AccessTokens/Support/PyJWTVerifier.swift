@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// PyJWT with `cryptography` (PyPI, in the test venv that scripts/test-venv makes): an implementation of JWT
 /// verification that shares no code with Latch, run as another service would run it, from latchd's URL alone
@@ -61,9 +62,8 @@ struct PyJWTVerifier {
             environment: ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"],
             outputPath: output.path, errorPath: output.path)
         process.send(tokens.joined(separator: "\n"))
-        let deadline = Date().addingTimeInterval(60)
-        while process.status() == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.status() == nil { kill(process.pid, SIGKILL) }
+        let exited = eventually(within: .seconds(60), every: .milliseconds(10)) { process.status() != nil }
+        if !exited { kill(process.pid, SIGKILL) }
         let status = process.waitForExit()
         let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         guard status == 0 else { throw Failure.failed(status, text) }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// The real `latchd` binary on ephemeral loopback ports, configured for mail tests, with its ports read from
 /// its "latchd listening" and "metrics listening" log lines.
@@ -27,7 +28,7 @@ struct MailDaemon {
         environment["LATCH_HASH_WORKERS"] = "2"
         let daemon = try DaemonProcess("latchd", environment: environment)
         var found: (Int, Int)?
-        Eventually.wait(timeout: 20) {
+        _ = eventually(within: .seconds(20), every: .milliseconds(50)) {
             if let port = DaemonTests.loggedPort(daemon.standardError),
                let metrics = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening") {
                 found = (port, metrics)

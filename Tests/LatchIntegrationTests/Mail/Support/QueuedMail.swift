@@ -1,6 +1,7 @@
 import Foundation
 import LatchTestSupport
 import PostgresClient
+import TestKit
 import Testing
 
 /// Arranges a backlog: sign-ups through a daemon while the SMTP server is down, until every mail has failed
@@ -15,7 +16,7 @@ enum QueuedMail {
             let response = try daemons[index % daemons.count].post("/v1/signup", MailEnvironment.signUpJSON(email))
             #expect(response.status == 202, "\(response.text)")
         }
-        let allTried = try Eventually.wait(timeout: 20) {
+        let allTried = try eventually(within: .seconds(20), every: .milliseconds(50)) {
             let rows = try OutboxRow.all(pool)
             return rows.count == count && rows.allSatisfy { $0.attempts >= 1 }
         }
@@ -24,8 +25,8 @@ enum QueuedMail {
     }
 
     /// Waits until every row is marked sent (up to `timeout`); returns whether they all were.
-    static func waitAllSent(_ pool: PostgresPool, count: Int, timeout: TimeInterval = 25) throws -> Bool {
-        try Eventually.wait(timeout: timeout) {
+    static func waitAllSent(_ pool: PostgresPool, count: Int, timeout: Duration = .seconds(25)) throws -> Bool {
+        try eventually(within: timeout, every: .milliseconds(50)) {
             let rows = try OutboxRow.all(pool)
             return rows.count == count && rows.allSatisfy { $0.sentAt != nil }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 
 /// A real SMTP server of the test's own (`scripts/smtp-sink`: aiosmtpd) on a free loopback port, saving each
 /// message it accepts as `*.eml` (and its envelope recipients as `*.rcpt`) in a temporary directory.
@@ -17,7 +18,7 @@ final class SMTPSink: @unchecked Sendable {
     init(running: Bool = true) throws {
         directory = URL(fileURLWithPath: "/tmp/latch-sink-" + UUID().uuidString.prefix(8).lowercased())
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try freePort()
         if running { try start() }
     }
 
@@ -57,8 +58,8 @@ final class SMTPSink: @unchecked Sendable {
     }
 
     /// Waits until at least `count` messages arrived (up to `timeout`) and returns all of them.
-    func waitForMessages(count expected: Int, timeout: TimeInterval = 15) throws -> [ReceivedMail] {
-        _ = Eventually.wait(timeout: timeout) { self.count >= expected }
+    func waitForMessages(count expected: Int, timeout: Duration = .seconds(15)) throws -> [ReceivedMail] {
+        _ = eventually(within: timeout, every: .milliseconds(50)) { self.count >= expected }
         return try messages()
     }
 
@@ -69,23 +70,5 @@ final class SMTPSink: @unchecked Sendable {
 
     private static func run(_ arguments: [String]) throws -> String {
         try ProjectScript.run("smtp-sink", arguments)
-    }
-
-    /// A port the kernel hands out for 127.0.0.1 right now (closed again at once, so the sink can bind it).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
