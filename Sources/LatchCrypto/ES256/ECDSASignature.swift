@@ -2,14 +2,17 @@ import COpenSSL
 import Foundation
 
 /// ECDSA P-256 signatures in the two forms that meet here: OpenSSL's DER `SEQUENCE { INTEGER r, INTEGER s }` and
-/// JOSE's fixed 64 bytes, `r || s`, each big-endian and left-padded to 32 bytes (RFC 7518 §3.4).
+/// JOSE's fixed 64 bytes, `r || s`, each big-endian and left-padded to 32 bytes (RFC 7518 §3.4). Only the low-S
+/// form is written (`P256GroupOrder` says why).
 enum ECDSASignature {
     static let rawByteCount = 64
     /// SEQUENCE header (2) + two INTEGERs of at most 33 bytes with their headers (2 × 35).
     static let maxDERByteCount = 72
 
-    /// The 64-byte form of a DER signature; nil if it is not DER or a value does not fit 32 bytes.
-    static func raw(fromDER der: Data) -> Data? {
+    /// The 64-byte low-S form of a DER signature (what OpenSSL's signing makes); nil if it is not DER or a value
+    /// does not fit 32 bytes.
+    static func lowSRaw(fromDER der: Data) -> Data? {
+        guard let order = P256GroupOrder.shared else { return nil }
         let parsed: OpaquePointer? = der.withUnsafeBytes { raw in
             var cursor = raw.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
             return d2i_ECDSA_SIG(nil, &cursor, raw.count)
@@ -22,11 +25,17 @@ enum ECDSASignature {
         var r: OpaquePointer?
         var s: OpaquePointer?
         ECDSA_SIG_get0(parsed, &r, &s)
+        guard let r, let s else { return nil }
+        // OpenSSL leaves s above n/2 in about half of its signatures; n − s is the same signature's low form.
+        let high = order.isHigh(s)
+        let twin = high ? order.twin(of: s) : nil
+        defer { BN_free(twin) }
+        guard let lowS = high ? twin : s else { return nil }
         var output = [UInt8](repeating: 0, count: rawByteCount)
         let half = rawByteCount / 2
         let written = output.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
-            return BN_bn2binpad(r, base, Int32(half)) == half && BN_bn2binpad(s, base + half, Int32(half)) == half
+            return BN_bn2binpad(r, base, Int32(half)) == half && BN_bn2binpad(lowS, base + half, Int32(half)) == half
         }
         return written ? Data(output) : nil
     }
