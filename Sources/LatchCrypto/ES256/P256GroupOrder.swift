@@ -1,17 +1,17 @@
 import COpenSSL
 
-/// The order n of P-256's base point, and ⌊n/2⌋, as OpenSSL numbers: what a signature's s is compared with.
+/// The order n of P-256's base point, and ⌊n/2⌋, as OpenSSL numbers: what a signature's r and s are compared with.
 ///
 /// ECDSA has two valid signatures for every one it makes: (r, s) and (r, n − s). Left open, anyone holding a token
 /// can write a second text for it, and whatever is kept per token text (latchd's cache of checked signatures, a
-/// deny-list elsewhere) takes that text for another token. Latch writes only the low one, s ≤ ⌊n/2⌋
+/// deny-list elsewhere) takes that text for another token. Latch writes and accepts only the low one, s ≤ ⌊n/2⌋
 /// (as Bitcoin's BIP 146 does): n is odd, so exactly one of s and n − s is that low.
 ///
 /// Made once and only read after (BN_cmp and BN_sub take these numbers as const), so one instance serves every
 /// thread.
 final class P256GroupOrder: @unchecked Sendable {
-    /// nil only if OpenSSL could not build the group at first use: then signing fails rather than write a
-    /// signature in either form.
+    /// nil only if OpenSSL could not build the group at first use: then signing fails and every signature is
+    /// refused, rather than let a high s through.
     static let shared = P256GroupOrder()
 
     private let order: OpaquePointer
@@ -42,7 +42,13 @@ final class P256GroupOrder: @unchecked Sendable {
         BN_free(halfOrder)
     }
 
-    /// Whether s is past ⌊n/2⌋: a signature whose `twin` is the form Latch writes.
+    /// Whether (r, s) is a signature Latch accepts: 1 ≤ r < n and 1 ≤ s ≤ ⌊n/2⌋. OpenSSL's verify refuses zero
+    /// and values past n itself, but takes a high s, so the upper bound on s exists only here.
+    func accepts(r: OpaquePointer, s: OpaquePointer) -> Bool {
+        BN_is_zero(r) == 0 && BN_cmp(r, order) < 0 && BN_is_zero(s) == 0 && BN_cmp(s, halfOrder) <= 0
+    }
+
+    /// Whether s is past ⌊n/2⌋: a signature whose `twin` is the form Latch accepts.
     func isHigh(_ s: OpaquePointer) -> Bool {
         BN_cmp(s, halfOrder) > 0
     }

@@ -78,7 +78,7 @@ public final class P256PrivateKey: @unchecked Sendable {
     }
 
     /// The ES256 signature of `message` (ECDSA over its SHA-256): `r || s`, 64 bytes, as JOSE wants it rather
-    /// than the DER that OpenSSL makes, with s ≤ n/2: one signature, one text.
+    /// than the DER that OpenSSL makes, with s ≤ n/2: the one form `P256PublicKey` accepts.
     public func signature(for message: Data) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw Self.failure("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }
