@@ -111,6 +111,27 @@ import Testing
         #expect(throws: AccessTokenRejection.badSignature) { try fixture.tokens.verify(short) }
     }
 
+    /// The high-S twin of a token's signature, (r, n − s), is as valid an ECDSA signature as the token's own:
+    /// accepted, it would be a second text for one token, which the cache of checked texts, or a deny-list kept
+    /// by text, would take for another token. Refused whether or not the genuine text was checked first.
+    @Test func theHighSTwinOfAGenuineTokenIsABadSignature() throws {
+        let fixture = Fixture()
+        let token = try fixture.tokens.sign(fixture.claims())
+        let parts = Self.parts(token)
+        let signature = try #require(Base64URL.decode(parts[2]))
+        let twin = parts[0] + "." + parts[1] + "." + Base64URL.encode(ECDSAReference.twin(of: signature))
+        let publicKey = try fixture.privateKey(try fixture.currentKid).publicKey
+        #expect(ECDSAReference.openSSLVerifies(ECDSAReference.twin(of: signature),
+                                               for: Data((parts[0] + "." + parts[1]).utf8), with: publicKey))
+
+        #expect(throws: AccessTokenRejection.badSignature) { try fixture.tokens.verify(twin) }
+        #expect(try fixture.tokens.verify(token).tokenID == "jti-1")
+        #expect(throws: AccessTokenRejection.badSignature, "not borrowed from the kept answer") {
+            try fixture.tokens.verify(twin)
+        }
+        #expect(try fixture.tokens.verify(token).tokenID == "jti-1")
+    }
+
     @Test func onlyES256WithLatchsHeaderAndAPublishedKidIsAccepted() throws {
         let fixture = Fixture()
         let kid = try fixture.currentKid

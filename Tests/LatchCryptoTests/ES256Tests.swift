@@ -2,18 +2,23 @@ import Foundation
 import LatchCrypto
 import Testing
 
-/// ES256/P256PrivateKey.swift, P256PublicKey.swift, ECDSASignature.swift.
+/// ES256/P256PrivateKey.swift, P256PublicKey.swift, ECDSASignature.swift (its low-S rule: ECDSASignatureTests).
 @Suite struct ES256Tests {
     /// RFC 7515 Appendix A.3: a JWS signed by another implementation, checked here with the RFC's public key. It
-    /// fails if the 64-byte `r || s` form were read any other way than JOSE writes it.
-    @Test func theRFC7515ExampleVerifies() throws {
+    /// fails if the 64-byte `r || s` form were read any other way than JOSE writes it. The RFC's s is high, so
+    /// Latch refuses the example as printed and verifies its low-S twin (ECDSASignatureTests).
+    @Test func theRFC7515ExampleVerifiesInItsLowSForm() throws {
         let x = try #require(Base64URL.decode("f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"))
         let y = try #require(Base64URL.decode("x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"))
         let key = try P256PublicKey(x963Representation: Data([0x04]) + x + y)
         let input = "eyJhbGciOiJFUzI1NiJ9"
             + ".eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
-        let signature = try #require(Base64URL.decode(
+        let printed = try #require(Base64URL.decode(
             "DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"))
+        #expect(!ECDSAReference.isLow(ECDSAReference.s(of: printed)))
+        #expect(ECDSAReference.openSSLVerifies(printed, for: Data(input.utf8), with: key))
+        #expect(!key.isValidSignature(printed, for: Data(input.utf8)))
+        let signature = ECDSAReference.twin(of: printed)
         #expect(key.isValidSignature(signature, for: Data(input.utf8)))
         #expect(!key.isValidSignature(signature, for: Data((input + "x").utf8)))
         // r and s swapped is not the same signature.

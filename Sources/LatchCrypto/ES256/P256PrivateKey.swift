@@ -78,7 +78,7 @@ public final class P256PrivateKey: @unchecked Sendable {
     }
 
     /// The ES256 signature of `message` (ECDSA over its SHA-256): `r || s`, 64 bytes, as JOSE wants it rather
-    /// than the DER that OpenSSL makes.
+    /// than the DER that OpenSSL makes, with s ≤ n/2: the one form `P256PublicKey` accepts.
     public func signature(for message: Data) throws(CryptoError) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw Self.failure("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }
@@ -91,7 +91,7 @@ public final class P256PrivateKey: @unchecked Sendable {
             EVP_DigestSign(context, &der, &length, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
         }
         guard signed == 1 else { throw Self.failure("EVP_DigestSign") }
-        guard let raw = ECDSASignature.raw(fromDER: Data(der.prefix(length))) else {
+        guard let raw = ECDSASignature.lowSRaw(fromDER: Data(der.prefix(length))) else {
             throw Self.failure("ECDSA signature conversion")
         }
         return raw

@@ -34,7 +34,8 @@ public final class P256PublicKey: @unchecked Sendable {
     }
 
     /// Whether `signature` (`r || s`, 64 bytes) is this key's ES256 signature of `message`. Any other length,
-    /// and `r` or `s` out of range, is false.
+    /// and `r` or `s` out of range, is false; so is a high s (past n/2), although OpenSSL alone would take it:
+    /// it is the twin of a valid signature, a second text of one token.
     public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
         guard let der = ECDSASignature.der(fromRaw: signature), let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
