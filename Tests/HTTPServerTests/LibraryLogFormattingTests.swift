@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 @testable import HTTPServer
+import TestKit
 import Testing
 
 /// The shim's `latch_mhd_log_formatter`, called as libmicrohttpd calls it: a format and a `va_list`.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// libmicrohttpd's own messages reach `onLibraryMessage` (`LibraryLog`), not standard error.
@@ -22,7 +23,7 @@ import Testing
         #expect(aborted == 50)
         // libmicrohttpd 0.9.75 reports each aborted connection once; waiting (bounded) for all of them keeps the
         // checks below from racing its threads, which ask only that some arrived.
-        _ = waitUntil { messages.value.count >= aborted }
+        _ = eventually { messages.value.count >= aborted }
 
         let received = messages.value
         #expect(!received.isEmpty, "no libmicrohttpd message reached the sink")

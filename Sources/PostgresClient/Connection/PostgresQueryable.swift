@@ -13,7 +13,7 @@ public protocol PostgresQueryable: Sendable {
         -> PostgresQueryResult
 
     /// Runs `body` in one transaction (COMMIT on return, ROLLBACK on a throw); on a connection that is in a
-    /// transaction already, inside that one.
+    /// transaction already, in a savepoint of that one (RELEASE on return, ROLLBACK TO on a throw).
     func inTransaction<T>(_ body: (any PostgresQueryable) throws -> T) throws -> T
 }
 
@@ -31,8 +31,9 @@ extension PostgresConnection: PostgresQueryable {
         try query(sql, parameters)
     }
 
+    /// Inside a transaction already, a savepoint (`transaction`): the inner part rolls back alone when it throws,
+    /// and an SQL error in it leaves the outer transaction usable.
     public func inTransaction<T>(_ body: (any PostgresQueryable) throws -> T) throws -> T {
-        if isInTransaction { return try body(self) }
-        return try transaction { connection in try body(connection) }
+        try transaction { connection in try body(connection) }
     }
 }

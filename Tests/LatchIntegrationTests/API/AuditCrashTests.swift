@@ -5,6 +5,7 @@ import LatchConfig
 import LatchTestSupport
 import PostgresClient
 import Synchronization
+import TestKit
 import Testing
 
 /// One unit of work (ARCHITECTURE.md, security rule 9): every flow's writes and its audit row commit in one
@@ -97,7 +98,7 @@ import Testing
 
             // A statement the dead daemon had sent may still be running in its backend (and, without a
             // transaction around it, commit): check once every backend but the test's own is gone.
-            let settled = try Eventually.wait(timeout: 30) {
+            let settled = try eventually(within: .seconds(30), every: .milliseconds(50)) {
                 try pool.query("""
                     SELECT count(*) FROM pg_stat_activity
                     WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()
@@ -441,7 +442,7 @@ extension AuditCrashTests {
         init(environment: [String: String]) throws {
             let daemon = try DaemonProcess("latchd", environment: environment)
             var found: Int?
-            Eventually.wait(timeout: 30) {
+            _ = eventually(within: .seconds(30), every: .milliseconds(50)) {
                 found = DaemonTests.loggedPort(daemon.standardError)
                 return found != nil || !daemon.isRunning
             }
