@@ -15,6 +15,11 @@ public struct HTTPError: HTTPResponseError, Equatable {
 
     public static let notFound = HTTPError(status: .notFound, code: "not_found", message: "no such resource")
 
+    /// A request the server will not read, e.g. one whose body length is ambiguous (`MessageFraming`).
+    public static func badRequest(_ message: String) -> HTTPError {
+        HTTPError(status: .badRequest, code: "bad_request", message: message)
+    }
+
     public static func methodNotAllowed(allow: String) -> HTTPError {
         HTTPError(status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed here",
                   headers: ["Allow": allow])

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// Handlers run inline on those threads unless their route names a `WorkerPool`; then
 /// the connection is suspended while the pool works, so slow handlers do not hold MHD
-/// threads. The server knows nothing of the application: it reads requests, enforces
-/// body and connection limits and the header and body deadlines, routes, and reports
-/// each finished request.
+/// threads. The server knows nothing of the application: it reads requests, refuses those
+/// whose body length is ambiguous (`MessageFraming`), enforces body and connection limits
+/// and the header and body deadlines, routes, and reports each finished request.
 public final class HTTPServer: Sendable {
     /// A daemon pointer that may cross threads: MHD_stop_daemon is thread-safe in MHD.
     private struct Daemon: @unchecked Sendable {
