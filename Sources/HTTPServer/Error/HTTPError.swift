@@ -29,6 +29,15 @@ public struct HTTPError: HTTPResponseError, Equatable {
         HTTPError(status: .payloadTooLarge, code: "payload_too_large", message: "request body exceeds \(maxBytes) bytes")
     }
 
+    public static func uriTooLong(maxBytes: Int) -> HTTPError {
+        HTTPError(status: .uriTooLong, code: "uri_too_long", message: "request target exceeds \(maxBytes) bytes")
+    }
+
+    public static func headerFieldsTooLarge(maxBytes: Int) -> HTTPError {
+        HTTPError(status: .requestHeaderFieldsTooLarge, code: "header_fields_too_large",
+                  message: "request line and headers exceed \(maxBytes) bytes")
+    }
+
     /// The hashing pool's queue is full.
     public static let overloaded = HTTPError(
         status: .serviceUnavailable, code: "overloaded", message: "server is busy, retry shortly",

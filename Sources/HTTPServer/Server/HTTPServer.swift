@@ -46,8 +46,7 @@ public final class HTTPServer: Sendable {
     ) {
         self.configuration = configuration
         self.context = ServerContext(
-            responder: responder, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.connectionLimits,
-            defaultHeaders: configuration.defaultHeaders, onUnexpectedError: onUnexpectedError,
+            responder: responder, configuration: configuration, onUnexpectedError: onUnexpectedError,
             onRequestCompleted: onRequestCompleted, onLibraryMessage: onLibraryMessage)
     }
 
@@ -160,6 +159,8 @@ public final class HTTPServer: Sendable {
         if !(0...65_535).contains(config.port) { throw .invalidConfiguration("port") }
         if config.threadCount < 1 { throw .invalidConfiguration("threadCount") }
         if config.maxBodyBytes < 0 { throw .invalidConfiguration("maxBodyBytes") }
+        if config.maxTargetBytes < 1 { throw .invalidConfiguration("maxTargetBytes") }
+        if config.maxHeaderBytes < 1 { throw .invalidConfiguration("maxHeaderBytes") }
         if config.connectionTimeoutSeconds < 0 { throw .invalidConfiguration("connectionTimeoutSeconds") }
         if config.maxConnectionsPerIP < 0 { throw .invalidConfiguration("maxConnectionsPerIP") }
         if config.maxConnections < 0 { throw .invalidConfiguration("maxConnections") }
@@ -182,6 +183,7 @@ public final class HTTPServer: Sendable {
         options += [
             MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: sockaddr),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: config.libraryMemoryLimit, ptr_value: nil),
             MHD_OptionItem(
                 option: MHD_OPTION.URI_LOG_CALLBACK,
                 value: latch_mhd_uri_log_callback_value(MHDCallbacks.uriLog), ptr_value: context),

@@ -9,6 +9,11 @@ struct MHDConnection {
         SocketAddress.describe(latch_mhd_client_address(pointer))
     }
 
+    /// The request line and headers in bytes, as received; 0 before the headers are in.
+    var headerSize: Int {
+        latch_mhd_request_header_size(pointer)
+    }
+
     /// The declared `Content-Length`, if present and numeric.
     var contentLength: UInt64? {
         guard let value = MHD_lookup_connection_value(pointer, MHD_ValueKind.HEADER_KIND, "Content-Length") else {

@@ -6,6 +6,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let maxTargetBytes: Int
+    let maxHeaderBytes: Int
     /// Added to every answer that does not set them itself.
     let defaultHeaders: HTTPHeaders
     let onUnexpectedError: UnexpectedErrorHandler
@@ -22,16 +24,18 @@ final class ServerContext: Sendable {
     private let clock = ContinuousClock()
 
     init(
-        responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
-        defaultHeaders: HTTPHeaders, onUnexpectedError: @escaping UnexpectedErrorHandler,
+        responder: any HTTPResponder, configuration: HTTPServerConfiguration,
+        onUnexpectedError: @escaping UnexpectedErrorHandler,
         onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?,
         onLibraryMessage: (@Sendable (String) -> Void)?
     ) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
-        self.defaultHeaders = defaultHeaders
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.maxTargetBytes = configuration.maxTargetBytes
+        self.maxHeaderBytes = configuration.maxHeaderBytes
+        self.defaultHeaders = configuration.defaultHeaders
         self.onUnexpectedError = onUnexpectedError
-        self.tracker = ConnectionTracker(limits: limits)
+        self.tracker = ConnectionTracker(limits: configuration.connectionLimits)
         self.onRequestCompleted = onRequestCompleted
         self.libraryLog = onLibraryMessage.map(LibraryLog.init)
     }
@@ -125,6 +129,14 @@ final class ServerContext: Sendable {
 
     /// Why the request is answered from its headers alone, without running a handler; nil to read it.
     private func refusal(of connection: MHDConnection, _ state: RequestState, version: String) -> HTTPError? {
+        // Checked here rather than left to libmicrohttpd, whose own 414 and 431 are bare HTML pages without the
+        // default headers; its memory limit is set above these (`libraryMemoryLimit`) so that it lets them through.
+        if state.target.utf8.count > maxTargetBytes {
+            return .uriTooLong(maxBytes: maxTargetBytes)
+        }
+        if connection.headerSize > maxHeaderBytes {
+            return .headerFieldsTooLarge(maxBytes: maxHeaderBytes)
+        }
         if let ambiguous = MessageFraming.refusal(headers: state.headers, version: version) {
             return ambiguous
         }
