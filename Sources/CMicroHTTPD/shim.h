@@ -42,6 +42,12 @@ static inline size_t latch_mhd_request_header_size(struct MHD_Connection *connec
     return info == NULL ? 0 : info->header_size;
 }
 
+/* The status of the response queued on the connection, 0 if none. */
+static inline unsigned int latch_mhd_queued_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}
+
 /* What MHD_OPTION_NOTIFY_CONNECTION's callback stored for this connection. */
 static inline void *latch_mhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

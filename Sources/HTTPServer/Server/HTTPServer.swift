@@ -9,6 +9,15 @@ import Synchronization
 /// threads. The server knows nothing of the application: it reads requests, refuses those
 /// whose body length is ambiguous (`MessageFraming`), enforces body and connection limits
 /// and the header and body deadlines, routes, and reports each finished request.
+///
+/// Some requests libmicrohttpd 0.9.75 answers by itself, with a small HTML page that has none of the
+/// `defaultHeaders`, and it offers no hook to answer them otherwise: a request line it cannot parse (400), an HTTP
+/// version other than 1.x (505), a request line too long for its connection memory (414), a header line without a
+/// colon or a malformed `Content-Length` (400), a `Content-Length` past 2^64 (413), headers too big for its memory
+/// (431), and a broken chunk in a chunked body (400, 413). Those it answers after the request line still get a
+/// request log line (`onRequestCompleted`, with its status and no method); the first three reach only
+/// `onLibraryMessage`. Over-long targets and headers that fit its memory get the server's own JSON 414 and 431
+/// (`maxTargetBytes`, `maxHeaderBytes`).
 public final class HTTPServer: Sendable {
     /// A daemon pointer that may cross threads: MHD_stop_daemon is thread-safe in MHD.
     private struct Daemon: @unchecked Sendable {

@@ -27,12 +27,14 @@ enum MHDCallbacks {
             upload: upload, uploadSize: uploadSize)
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, termination in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
         guard let cls, let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-        context.finish(state, completed: termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */)
+        context.finish(
+            state, completed: termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */,
+            connection: connection.map(MHDConnection.init))
     }
 
     /// Accept policy: MHD closes the new connection at once when this says no (the budget is full).

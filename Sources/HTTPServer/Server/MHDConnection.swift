@@ -14,6 +14,13 @@ struct MHDConnection {
         latch_mhd_request_header_size(pointer)
     }
 
+    /// The status of the response queued on this connection, nil if none. In the request-completed callback, before
+    /// libmicrohttpd drops the response, this tells what it answered by itself.
+    var queuedStatus: Int? {
+        let status = latch_mhd_queued_status(pointer)
+        return status == 0 ? nil : Int(status)
+    }
+
     /// The declared `Content-Length`, if present and numeric.
     var contentLength: UInt64? {
         guard let value = MHD_lookup_connection_value(pointer, MHD_ValueKind.HEADER_KIND, "Content-Length") else {

@@ -82,7 +82,7 @@ final class ServerContext: Sendable {
     }
 
     /// Request-completed callback; also runs on abort and on shutdown.
-    func finish(_ state: RequestState, completed: Bool) {
+    func finish(_ state: RequestState, completed: Bool, connection: MHDConnection?) {
         if let slot = state.offload {
             suspended.remove(slot)
         }
@@ -90,7 +90,16 @@ final class ServerContext: Sendable {
             admission.release()
         }
         state.connection?.responseDone(at: ConnectionTracker.now())
-        guard state.sawHeaders, let onRequestCompleted else { return }
+        if state.status == 0, let connection, let status = connection.queuedStatus {
+            // libmicrohttpd answered by itself, with its own page: a malformed header line or Content-Length, headers
+            // beyond its memory (before the handler saw the request), a broken chunk (while reading the body). The
+            // request still gets its log line, with libmicrohttpd's status and no method if the handler never ran.
+            state.status = status
+            if !state.sawHeaders {
+                state.clientAddress = connection.clientAddress
+            }
+        }
+        guard state.sawHeaders || state.status != 0, let onRequestCompleted else { return }
         let elapsed = clock.now - state.startedAt
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         onRequestCompleted(RequestLogEntry(

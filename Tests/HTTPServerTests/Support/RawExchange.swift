@@ -34,7 +34,9 @@ struct RawExchange {
         address.sin_port = UInt16(clamping: port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure.connect(errno) }
         var offset = 0
@@ -84,6 +86,12 @@ struct RawExchange {
             responses.append(response)
         }
         return responses
+    }
+
+    /// The first response received, whatever follows it.
+    func firstResponse() throws -> RawResponse {
+        var bytes = received[...]
+        return try RawResponse(parsing: &bytes)
     }
 
     /// The one response received; throws if there were none or several.
