@@ -35,6 +35,19 @@ static inline int latch_mhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/* The bytes of the request line and headers, blank line included; 0 before the headers are in. */
+static inline size_t latch_mhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
+/* The status of the response queued on the connection, 0 if none. */
+static inline unsigned int latch_mhd_queued_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}
+
 /* What MHD_OPTION_NOTIFY_CONNECTION's callback stored for this connection. */
 static inline void *latch_mhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

@@ -15,6 +15,11 @@ public struct HTTPError: HTTPResponseError, Equatable {
 
     public static let notFound = HTTPError(status: .notFound, code: "not_found", message: "no such resource")
 
+    /// A request the server will not read, e.g. one whose body length is ambiguous (`MessageFraming`).
+    public static func badRequest(_ message: String) -> HTTPError {
+        HTTPError(status: .badRequest, code: "bad_request", message: message)
+    }
+
     public static func methodNotAllowed(allow: String) -> HTTPError {
         HTTPError(status: .methodNotAllowed, code: "method_not_allowed", message: "method not allowed here",
                   headers: ["Allow": allow])
@@ -22,6 +27,15 @@ public struct HTTPError: HTTPResponseError, Equatable {
 
     public static func payloadTooLarge(maxBytes: Int) -> HTTPError {
         HTTPError(status: .payloadTooLarge, code: "payload_too_large", message: "request body exceeds \(maxBytes) bytes")
+    }
+
+    public static func uriTooLong(maxBytes: Int) -> HTTPError {
+        HTTPError(status: .uriTooLong, code: "uri_too_long", message: "request target exceeds \(maxBytes) bytes")
+    }
+
+    public static func headerFieldsTooLarge(maxBytes: Int) -> HTTPError {
+        HTTPError(status: .requestHeaderFieldsTooLarge, code: "header_fields_too_large",
+                  message: "request line and headers exceed \(maxBytes) bytes")
     }
 
     /// The hashing pool's queue is full.

@@ -27,9 +27,11 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, ExpressibleByInt
     public static let conflict: HTTPStatus = 409
     public static let gone: HTTPStatus = 410
     public static let payloadTooLarge: HTTPStatus = 413
+    public static let uriTooLong: HTTPStatus = 414
     public static let unsupportedMediaType: HTTPStatus = 415
     public static let unprocessableContent: HTTPStatus = 422
     public static let tooManyRequests: HTTPStatus = 429
+    public static let requestHeaderFieldsTooLarge: HTTPStatus = 431
     public static let internalServerError: HTTPStatus = 500
     public static let serviceUnavailable: HTTPStatus = 503
 }

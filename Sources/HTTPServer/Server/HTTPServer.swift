@@ -6,9 +6,18 @@ import Synchronization
 ///
 /// Handlers run inline on those threads unless their route names a `WorkerPool`; then
 /// the connection is suspended while the pool works, so slow handlers do not hold MHD
-/// threads. The server knows nothing of the application: it reads requests, enforces
-/// body and connection limits and the header and body deadlines, routes, and reports
-/// each finished request.
+/// threads. The server knows nothing of the application: it reads requests, refuses those
+/// whose body length is ambiguous (`MessageFraming`), enforces body and connection limits
+/// and the header and body deadlines, routes, and reports each finished request.
+///
+/// Some requests libmicrohttpd 0.9.75 answers by itself, with a small HTML page that has none of the
+/// `defaultHeaders`, and it offers no hook to answer them otherwise: a request line it cannot parse (400), an HTTP
+/// version other than 1.x (505), a request line too long for its connection memory (414), a header line without a
+/// colon or a malformed `Content-Length` (400), a `Content-Length` past 2^64 (413), headers too big for its memory
+/// (431), and a broken chunk in a chunked body (400, 413). Those it answers after the request line still get a
+/// request log line (`onRequestCompleted`, with its status and no method); the first three reach only
+/// `onLibraryMessage`. Over-long targets and headers that fit its memory get the server's own JSON 414 and 431
+/// (`maxTargetBytes`, `maxHeaderBytes`).
 public final class HTTPServer: Sendable {
     /// A daemon pointer that may cross threads: MHD_stop_daemon is thread-safe in MHD.
     private struct Daemon: @unchecked Sendable {
@@ -46,8 +55,7 @@ public final class HTTPServer: Sendable {
     ) {
         self.configuration = configuration
         self.context = ServerContext(
-            responder: responder, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.connectionLimits,
-            defaultHeaders: configuration.defaultHeaders, onUnexpectedError: onUnexpectedError,
+            responder: responder, configuration: configuration, onUnexpectedError: onUnexpectedError,
             onRequestCompleted: onRequestCompleted, onLibraryMessage: onLibraryMessage)
     }
 
@@ -160,6 +168,8 @@ public final class HTTPServer: Sendable {
         if !(0...65_535).contains(config.port) { throw .invalidConfiguration("port") }
         if config.threadCount < 1 { throw .invalidConfiguration("threadCount") }
         if config.maxBodyBytes < 0 { throw .invalidConfiguration("maxBodyBytes") }
+        if config.maxTargetBytes < 1 { throw .invalidConfiguration("maxTargetBytes") }
+        if config.maxHeaderBytes < 1 { throw .invalidConfiguration("maxHeaderBytes") }
         if config.connectionTimeoutSeconds < 0 { throw .invalidConfiguration("connectionTimeoutSeconds") }
         if config.maxConnectionsPerIP < 0 { throw .invalidConfiguration("maxConnectionsPerIP") }
         if config.maxConnections < 0 { throw .invalidConfiguration("maxConnections") }
@@ -182,6 +192,7 @@ public final class HTTPServer: Sendable {
         options += [
             MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: sockaddr),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: config.libraryMemoryLimit, ptr_value: nil),
             MHD_OptionItem(
                 option: MHD_OPTION.URI_LOG_CALLBACK,
                 value: latch_mhd_uri_log_callback_value(MHDCallbacks.uriLog), ptr_value: context),

@@ -18,6 +18,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var maxConnections: Int
     /// Largest accepted request body; a bigger one gets 413 `payload_too_large`.
     public var maxBodyBytes: Int
+    /// Longest accepted request target (path and query); a longer one gets 414 `uri_too_long`.
+    public var maxTargetBytes: Int
+    /// Largest accepted request line plus headers; more gets 431 `header_fields_too_large`. libmicrohttpd's
+    /// per-connection memory is sized from it (`libraryMemoryLimit`); a request too big even for that is answered
+    /// by libmicrohttpd itself, with its own HTML page (see `HTTPServer`).
+    public var maxHeaderBytes: Int
     /// Time from a request's beginning (its first byte; for a connection's first request, the accept) until its
     /// headers must be in, else the connection is closed (`.zero` = no deadline). Unlike the idle timeout, it does
     /// not restart with each byte.
@@ -37,6 +43,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         maxConnectionsPerIP: Int = 0,
         maxConnections: Int = 0,
         maxBodyBytes: Int = 64 * 1024,
+        maxTargetBytes: Int = 8 * 1024,
+        maxHeaderBytes: Int = 16 * 1024,
         headerTimeout: Duration = .seconds(10),
         bodyTimeout: Duration = .seconds(30),
         defaultHeaders: HTTPHeaders = HTTPHeaders()
@@ -48,6 +56,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxConnections = maxConnections
         self.maxBodyBytes = maxBodyBytes
+        self.maxTargetBytes = maxTargetBytes
+        self.maxHeaderBytes = maxHeaderBytes
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
         self.defaultHeaders = defaultHeaders
@@ -58,6 +68,15 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         ConnectionTracker.Limits(
             maxConnections: maxConnections, headerTimeout: Self.milliseconds(headerTimeout),
             bodyTimeout: Self.milliseconds(bodyTimeout))
+    }
+
+    /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`: the pool each connection reads its request into. It holds the request
+    /// line and headers, a record per header field and the read buffer, so at twice `maxHeaderBytes` a request just
+    /// over the limit still fits and gets the server's own 431 rather than libmicrohttpd's page. Never below
+    /// libmicrohttpd's default of 32 KiB, the largest pool it takes from malloc (bigger ones are mapped per
+    /// connection).
+    var libraryMemoryLimit: Int {
+        max(32 * 1024, 2 * min(maxHeaderBytes, Int.max / 2))
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

@@ -15,21 +15,26 @@ enum MHDCallbacks {
         return Unmanaged.passRetained(context.begin(target: target, connection: record)).toOpaque()
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, upload, uploadSize, conCls in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, upload, uploadSize, conCls in
         guard let cls, let connection, let uploadSize, let raw = conCls?.pointee else { return MHD_Result.NO }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        // Method and version matter on the first call only; later calls skip making Strings of them.
         let methodName = state.sawHeaders ? state.method : method.map { String(cString: $0) } ?? ""
+        let versionName = state.sawHeaders ? "" : version.map { String(cString: $0) } ?? ""
         return context.handle(
-            MHDConnection(pointer: connection), state, method: methodName, upload: upload, uploadSize: uploadSize)
+            MHDConnection(pointer: connection), state, method: methodName, version: versionName,
+            upload: upload, uploadSize: uploadSize)
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, termination in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
         guard let cls, let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-        context.finish(state, completed: termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */)
+        context.finish(
+            state, completed: termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */,
+            connection: connection.map(MHDConnection.init))
     }
 
     /// Accept policy: MHD closes the new connection at once when this says no (the budget is full).

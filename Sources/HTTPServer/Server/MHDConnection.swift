@@ -9,6 +9,18 @@ struct MHDConnection {
         SocketAddress.describe(latch_mhd_client_address(pointer))
     }
 
+    /// The request line and headers in bytes, as received; 0 before the headers are in.
+    var headerSize: Int {
+        latch_mhd_request_header_size(pointer)
+    }
+
+    /// The status of the response queued on this connection, nil if none. In the request-completed callback, before
+    /// libmicrohttpd drops the response, this tells what it answered by itself.
+    var queuedStatus: Int? {
+        let status = latch_mhd_queued_status(pointer)
+        return status == 0 ? nil : Int(status)
+    }
+
     /// The declared `Content-Length`, if present and numeric.
     var contentLength: UInt64? {
         guard let value = MHD_lookup_connection_value(pointer, MHD_ValueKind.HEADER_KIND, "Content-Length") else {

@@ -1,6 +1,7 @@
 /// What the server reports about each finished request, for one access-log line.
 /// Deliberately without query string, headers or body: those may hold tokens.
 public struct RequestLogEntry: Sendable, Equatable {
+    /// Empty when libmicrohttpd refused the request with its own page before the server saw its headers.
     public var method: String
     /// Decoded path without the query string.
     public var path: String

@@ -14,9 +14,12 @@ final class RequestState {
     var admitted = false
     var method = ""
     var clientAddress = ""
+    /// Read once, on the first access-handler call, for the checks made there and for the handler.
+    var headers = HTTPHeaders()
     var body: [UInt8] = []
-    /// The body went over `maxBodyBytes`; the request is answered with 413.
-    var overLimit = false
+    /// The request is answered with an error without its body: refused on its headers (over a limit, ambiguous
+    /// framing), or its chunked body went over `maxBodyBytes` (413). Body bytes that still arrive are dropped.
+    var refused = false
     var discardedBytes = 0
     var status = 0
     /// The matched route's pattern, once routed.

@@ -6,6 +6,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let maxTargetBytes: Int
+    let maxHeaderBytes: Int
     /// Added to every answer that does not set them itself.
     let defaultHeaders: HTTPHeaders
     let onUnexpectedError: UnexpectedErrorHandler
@@ -22,16 +24,18 @@ final class ServerContext: Sendable {
     private let clock = ContinuousClock()
 
     init(
-        responder: any HTTPResponder, maxBodyBytes: Int, limits: ConnectionTracker.Limits,
-        defaultHeaders: HTTPHeaders, onUnexpectedError: @escaping UnexpectedErrorHandler,
+        responder: any HTTPResponder, configuration: HTTPServerConfiguration,
+        onUnexpectedError: @escaping UnexpectedErrorHandler,
         onRequestCompleted: (@Sendable (RequestLogEntry) -> Void)?,
         onLibraryMessage: (@Sendable (String) -> Void)?
     ) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
-        self.defaultHeaders = defaultHeaders
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.maxTargetBytes = configuration.maxTargetBytes
+        self.maxHeaderBytes = configuration.maxHeaderBytes
+        self.defaultHeaders = configuration.defaultHeaders
         self.onUnexpectedError = onUnexpectedError
-        self.tracker = ConnectionTracker(limits: limits)
+        self.tracker = ConnectionTracker(limits: configuration.connectionLimits)
         self.onRequestCompleted = onRequestCompleted
         self.libraryLog = onLibraryMessage.map(LibraryLog.init)
     }
@@ -45,7 +49,7 @@ final class ServerContext: Sendable {
     /// One access-handler call. MHD calls it once for the headers, once per body chunk,
     /// and once more when the body is complete (and again after a resume).
     func handle(
-        _ connection: MHDConnection, _ state: RequestState, method: String,
+        _ connection: MHDConnection, _ state: RequestState, method: String, version: String,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         if !state.sawHeaders {
@@ -54,10 +58,11 @@ final class ServerContext: Sendable {
             state.connection?.headersArrived(at: ConnectionTracker.now())
             state.method = method
             state.clientAddress = connection.clientAddress
-            if let length = connection.contentLength, length > UInt64(maxBodyBytes) {
-                // Answering on the first call makes MHD close the connection without
-                // reading the body, which is what an oversized upload deserves.
-                return reject(connection, state)
+            state.headers = connection.headers()
+            if let refusal = refusal(of: connection, state, version: version) {
+                // Answering on the first call makes MHD close the connection without reading the body, which is
+                // what a refused request deserves: none of its bytes can then be read as a request of its own.
+                return refuse(refusal, connection, state)
             }
             // Answering here would cost keep-alive (MHD adds `Connection: close`).
             return MHD_Result.YES
@@ -65,9 +70,9 @@ final class ServerContext: Sendable {
         if uploadSize.pointee > 0 {
             return accumulate(connection, state, upload: upload, uploadSize: uploadSize)
         }
-        if state.overLimit {
+        if state.refused {
             // A chunked body went over the limit; its rest was read and dropped.
-            return state.status == 0 ? reject(connection, state) : MHD_Result.YES
+            return state.status == 0 ? refuse(tooLarge, connection, state) : MHD_Result.YES
         }
         if let slot = state.offload {
             guard let response = slot.takeResponse() else { return MHD_Result.YES }
@@ -77,7 +82,7 @@ final class ServerContext: Sendable {
     }
 
     /// Request-completed callback; also runs on abort and on shutdown.
-    func finish(_ state: RequestState, completed: Bool) {
+    func finish(_ state: RequestState, completed: Bool, connection: MHDConnection?) {
         if let slot = state.offload {
             suspended.remove(slot)
         }
@@ -85,7 +90,16 @@ final class ServerContext: Sendable {
             admission.release()
         }
         state.connection?.responseDone(at: ConnectionTracker.now())
-        guard state.sawHeaders, let onRequestCompleted else { return }
+        if state.status == 0, let connection, let status = connection.queuedStatus {
+            // libmicrohttpd answered by itself, with its own page: a malformed header line or Content-Length, headers
+            // beyond its memory (before the handler saw the request), a broken chunk (while reading the body). The
+            // request still gets its log line, with libmicrohttpd's status and no method if the handler never ran.
+            state.status = status
+            if !state.sawHeaders {
+                state.clientAddress = connection.clientAddress
+            }
+        }
+        guard state.sawHeaders || state.status != 0, let onRequestCompleted else { return }
         let elapsed = clock.now - state.startedAt
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         onRequestCompleted(RequestLogEntry(
@@ -105,14 +119,14 @@ final class ServerContext: Sendable {
     ) -> MHD_Result {
         let size = uploadSize.pointee
         uploadSize.pointee = 0
-        if !state.overLimit, state.body.count + size > maxBodyBytes {
+        if !state.refused, state.body.count + size > maxBodyBytes {
             // Chunked uploads have no Content-Length, so the limit bites as bytes arrive.
             // MHD accepts a response only once the body is complete: drop the rest
             // unbuffered, answer 413 at the end, and cut off a client that keeps sending.
-            state.overLimit = true
+            state.refused = true
             state.body = []
         }
-        if state.overLimit {
+        if state.refused {
             state.discardedBytes += size
             return state.discardedBytes > maxBodyBytes ? MHD_Result.NO : MHD_Result.YES
         }
@@ -122,9 +136,33 @@ final class ServerContext: Sendable {
         return MHD_Result.YES
     }
 
-    private func reject(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
-        state.overLimit = true
-        return queue(HTTPError.payloadTooLarge(maxBytes: maxBodyBytes).response, on: connection, state, close: true)
+    /// Why the request is answered from its headers alone, without running a handler; nil to read it.
+    private func refusal(of connection: MHDConnection, _ state: RequestState, version: String) -> HTTPError? {
+        // Checked here rather than left to libmicrohttpd, whose own 414 and 431 are bare HTML pages without the
+        // default headers; its memory limit is set above these (`libraryMemoryLimit`) so that it lets them through.
+        if state.target.utf8.count > maxTargetBytes {
+            return .uriTooLong(maxBytes: maxTargetBytes)
+        }
+        if connection.headerSize > maxHeaderBytes {
+            return .headerFieldsTooLarge(maxBytes: maxHeaderBytes)
+        }
+        if let ambiguous = MessageFraming.refusal(headers: state.headers, version: version) {
+            return ambiguous
+        }
+        if let length = connection.contentLength, length > UInt64(maxBodyBytes) {
+            return tooLarge
+        }
+        return nil
+    }
+
+    private var tooLarge: HTTPError { .payloadTooLarge(maxBytes: maxBodyBytes) }
+
+    /// Answers `error` and closes the connection after it: the request's body is not (or not all) read, so the
+    /// connection's next bytes could be anything.
+    private func refuse(_ error: HTTPError, _ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
+        state.refused = true
+        state.body = []
+        return queue(error.response, on: connection, state, close: true)
     }
 
     private func dispatch(_ connection: MHDConnection, _ state: RequestState) -> MHD_Result {
@@ -134,7 +172,7 @@ final class ServerContext: Sendable {
         }
         var request = HTTPRequest(
             method: HTTPMethod(rawValue: state.method), target: state.target,
-            headers: connection.headers(), body: state.body, clientAddress: state.clientAddress)
+            headers: state.headers, body: state.body, clientAddress: state.clientAddress)
         state.body = []
         let match = responder.resolve(request)
         request.parameters = match.parameters
