@@ -1,5 +1,6 @@
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// Over-long request targets and headers get the server's own JSON 414 and 431, with the default headers and a
@@ -32,7 +33,7 @@ import Testing
         let path = "/" + String(repeating: "a", count: 8 * 1024)
         let exchange = try RawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
         try Self.expectJSONError(exchange, status: 414, code: "uri_too_long")
-        #expect(waitUntil { server.log.value.map(\.status) == [414] }, "one request log line")
+        #expect(eventually { server.log.value.map(\.status) == [414] }, "one request log line")
     }
 
     @Test func headersOverTheLimitGetA431InJSON() throws {
@@ -40,7 +41,7 @@ import Testing
         let padding = String(repeating: "b", count: 20 * 1024)
         let exchange = try RawExchange(port: server.port, "GET / HTTP/1.1\r\nHost: x\r\nX-Padding: \(padding)\r\n\r\n")
         try Self.expectJSONError(exchange, status: 431, code: "header_fields_too_large")
-        #expect(waitUntil { server.log.value.map(\.status) == [431] }, "one request log line")
+        #expect(eventually { server.log.value.map(\.status) == [431] }, "one request log line")
     }
 
     @Test func requestsWithinTheLimitsAreServed() throws {

@@ -1,5 +1,6 @@
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// What libmicrohttpd still answers by itself, with its own HTML page, because it gives the server no hook (see
@@ -71,10 +72,10 @@ import Testing
         let heads = String(decoding: exchange.received, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").count - 1
         #expect(heads == (example.headTwice ? 2 : 1), "\(String(decoding: exchange.received, as: UTF8.self))")
         #expect(exchange.end != .keptOpen)
-        #expect(waitUntil { messages.value.contains { $0.contains("HTTP response code is \(example.status)") } },
+        #expect(eventually { messages.value.contains { $0.contains("HTTP response code is \(example.status)") } },
                 "\(messages.value)")
         if example.logged {
-            #expect(waitUntil { log.value.map(\.status) == [example.status] }, "\(log.value)")
+            #expect(eventually { log.value.map(\.status) == [example.status] }, "\(log.value)")
             #expect(log.value.first?.completed == false)
             #expect(log.value.first?.clientAddress == "127.0.0.1")
         } else {

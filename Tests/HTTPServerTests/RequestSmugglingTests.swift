@@ -1,5 +1,6 @@
 import HTTPServer
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// Requests whose body length two HTTP parsers could read differently (RFC 9112 §6.1, §6.3) are refused with 400 and
@@ -54,7 +55,7 @@ import Testing
         #expect(response.header("Connection")?.lowercased() == "close", "\(name)")
         #expect(exchange.end == .closed, "\(name): \(exchange.end)")
         #expect(handled.value == 0, "\(name): the handler ran")
-        #expect(waitUntil { server.log.value.map(\.status) == [400] }, "\(name): \(server.log.value)")
+        #expect(eventually { server.log.value.map(\.status) == [400] }, "\(name): \(server.log.value)")
     }
 
     @Test func transferEncodingInAnHTTP10RequestIsRefused() throws {

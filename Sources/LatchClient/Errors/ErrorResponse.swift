@@ -44,7 +44,7 @@ enum ErrorResponse {
         case "refresh_token_reused": .refreshTokenReused
         case "invalid_request": .invalidRequest(message: message)
         case "invalid_json", "payload_too_large", "unsupported_media_type", "missing_token", "not_found",
-             "method_not_allowed":
+             "method_not_allowed", "bad_request", "uri_too_long", "header_fields_too_large":
             .rejectedRequest(code: code)
         case "service_unavailable", "not_ready", "shutting_down": .serviceUnavailable(retryAfter: retryAfter)
         case "overloaded": .overloaded(retryAfter: retryAfter)

@@ -101,9 +101,12 @@ import Testing
             JSONBodyError.unsupportedMediaType, JSONBodyError.malformed,
         ]
         let mapped = Set((authErrors.map { $0 as any HTTPResponseError } + apiErrors).map(\.code))
-        // Answered by HTTPServer itself: the body limit, a full hashing pool, a request during the stop.
+        // Answered by HTTPServer itself: the body and header limits, a full hashing pool, a request during the
+        // stop, ambiguous framing.
         let server: Set<String> = [
             HTTPError.payloadTooLarge(maxBytes: 1).code, HTTPError.overloaded.code, HTTPError.shuttingDown.code,
+            HTTPError.uriTooLong(maxBytes: 1).code, HTTPError.headerFieldsTooLarge(maxBytes: 1).code,
+            HTTPError.badRequest("framing").code,
         ]
         #expect(documented == mapped.union(server))
     }
