@@ -42,10 +42,11 @@ extension PostgresAuthStore {
         return try database.query(statement).scalar(Int.self) == 1
     }
 
-    /// One statement for the five steps of `AccountDeletion`. The account's addresses are its own, the ones it was
-    /// moving to, and every one its audit rows name (addresses it had before a change). Sent mail keeps its envelope
-    /// for the record, minus the recipient; the notice row forgets its recipient once sent (`PostgresOutboxQueue.markSent`). Per-email
-    /// limits are keyed `<flow>:email:<key>`; the key is compared by suffix, never as a pattern.
+    /// One statement for the five steps of `AccountDeletion`, touching only rows of the account: its mail by
+    /// `outbox.user_id`, its audit rows by `user_id`, the limits of its current address (keyed
+    /// `<flow>:email:<key>`, compared by suffix, never as a pattern) and its sessions' re-authentication failures
+    /// (`AuthService.reauthFailureKey`: `session:<id>`). Sent mail keeps its envelope for the record, minus the
+    /// recipient; the notice row forgets its recipient once sent (`PostgresOutboxQueue.markSent`).
     public func deleteAccount(_ deletion: AccountDeletion) throws -> Bool {
         let notice = deletion.notice
         let statement: PostgresQuery = """
@@ -54,34 +55,28 @@ extension PostgresAuthStore {
                 WHERE id = \(deletion.userID.rawValue)
                   AND (\(deletion.verifiedPasswordHash)::text IS NULL OR password_hash = \(deletion.verifiedPasswordHash)::text)
                 FOR UPDATE
-            ), addresses AS (
-                SELECT lower(email) AS email FROM owner
-                UNION SELECT lower(new_email) FROM auth_tokens
-                      WHERE user_id = (SELECT id FROM owner) AND new_email IS NOT NULL
-                UNION SELECT lower(detail->>field) FROM audit_log, unnest(ARRAY['email', 'old_email', 'new_email']) field
-                      WHERE user_id = (SELECT id FROM owner) AND detail->>field IS NOT NULL
             ), dropped_mail AS (
                 DELETE FROM outbox
-                WHERE lower(recipient) IN (SELECT email FROM addresses) AND sent_at IS NULL AND failed_at IS NULL
+                WHERE user_id = (SELECT id FROM owner) AND sent_at IS NULL AND failed_at IS NULL
             ), forgotten_mail AS (
                 UPDATE outbox SET recipient = ''
-                WHERE lower(recipient) IN (SELECT email FROM addresses) AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)
+                WHERE user_id = (SELECT id FROM owner) AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)
             ), forgotten_audit AS (
                 UPDATE audit_log SET detail = detail - 'email' - 'old_email' - 'new_email'
                 WHERE user_id = (SELECT id FROM owner)
-                   OR lower((detail->>'email') COLLATE "C") = (SELECT email_key FROM owner)
             ), failures AS (
-                DELETE FROM signin_failures WHERE email_key = (SELECT email_key FROM owner)
+                DELETE FROM signin_failures
+                WHERE email_key = (SELECT email_key FROM owner)
+                   OR email_key IN (SELECT 'session:' || id::text FROM sessions WHERE user_id = (SELECT id FROM owner))
             ), limits AS (
-                DELETE FROM rate_limits r
-                USING addresses a
-                WHERE right(r.key, length(a.email) + 7) = ':email:' || a.email
+                DELETE FROM rate_limits
+                WHERE right(key, length((SELECT email_key FROM owner)) + 7) = ':email:' || (SELECT email_key FROM owner)
             ), deleted AS (
                 DELETE FROM users WHERE id = (SELECT id FROM owner) RETURNING id
             ), mail AS (
-                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, forget_recipient)
+                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, forget_recipient, user_id)
                 SELECT \(notice.kind.rawValue)::text, \(notice.recipient)::text, \(notice.subject)::text,
-                       \(notice.text)::text, \(notice.html)::text, NULL, true
+                       \(notice.text)::text, \(notice.html)::text, NULL, true, \(notice.userID?.rawValue)::uuid
                 FROM deleted
                 RETURNING id
             ), woken AS (

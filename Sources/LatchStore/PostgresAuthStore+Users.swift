@@ -17,9 +17,10 @@ extension PostgresAuthStore {
         let woken = name == "mail" ? "woken" : name + "_woken"
         return """
         \(unescaped: name) AS (
-            INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at)
+            INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at,
+                                user_id)
             SELECT \(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
-                   \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at)
+                   \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at), \(mail.userID?.rawValue)::uuid
             FROM \(unescaped: source)
             RETURNING id
         ), \(unescaped: woken) AS (

@@ -29,24 +29,22 @@ extension InMemoryAuthStore {
             guard let user = state.users[id],
                   deletion.verifiedPasswordHash.map({ $0 == user.passwordHash }) ?? true
             else { return false }
-            let addresses = Set([user.email] + state.tokens.values.filter { $0.record.userID == id }
-                .compactMap(\.record.newEmail))
-            state.outbox.removeAll { addresses.contains($0.recipient) }
+            // Only the account's own rows: an address it once named may be someone else's.
+            state.outbox.removeAll { $0.userID == id }
             state.outbox.append(deletion.notice)
             let key = Self.key(of: user)
             state.audit = state.audit.map { event in
-                guard event.userID == id || event.detail["email"].map({ $0.lowercased() == key }) == true else {
-                    return event
-                }
+                guard event.userID == id else { return event }
                 var forgotten = event
                 for field in ["email", "old_email", "new_email"] { forgotten.detail[field] = nil }
                 return forgotten
             }
+            let sessions = Set(state.sessions.filter { $0.value.session.userID == id }.keys)
             state.failures.removeValue(forKey: key)
+            for session in sessions { state.failures.removeValue(forKey: "session:\(session)") }
             state.hits = state.hits.filter { !$0.key.contains(":email:" + key + "@") }
             // As the foreign keys cascade: tokens, sessions, refresh tokens and devices go with the user.
             state.tokens = state.tokens.filter { $0.value.record.userID != id }
-            let sessions = Set(state.sessions.filter { $0.value.session.userID == id }.keys)
             state.sessions = state.sessions.filter { !sessions.contains($0.key) }
             state.refreshTokens = state.refreshTokens.filter { !sessions.contains($0.value.sessionID) }
             state.devices = state.devices.filter { $0.value.userID != id }

@@ -68,6 +68,42 @@ import Testing
         #expect(h.user() != nil)
     }
 
+    @Test func othersFailedSignInsDoNotLockTheOwnerOutOfReauthentication() throws {
+        let h = Harness()
+        let me = try signedIn(h)
+        // Anyone can fail sign-ins on the address until it is locked out (and its per-email limit spent)…
+        for attempt in 0..<h.service.configuration.rateLimits.signInPerEmail.limit {
+            _ = try? h.service.signIn(email: "alice@example.com", password: "a wrong guess here",
+                                      ip: "198.51.100.\(attempt)", userAgent: nil)
+        }
+        #expect {
+            try h.service.signIn(email: "alice@example.com", password: Harness.password, ip: "198.51.100.99",
+                                 userAgent: nil)
+        } throws: { error in
+            if case .rateLimited = error as? AuthError { true } else { false }
+        }
+        // …but the signed-in owner is judged by the session: the right password still works.
+        try h.service.changePassword(me, currentPassword: Harness.password, newPassword: Self.newPassword,
+                                     ip: Harness.ip)
+        #expect(h.store.auditEvents.last?.name == .passwordChanged)
+    }
+
+    @Test func aSessionsFailedReauthenticationsLockOnlyThatSession() throws {
+        let h = Harness()
+        let stolen = try signedIn(h)
+        let owners = try h.service.authenticate(accessToken: h.signIn().accessToken)
+        for _ in 0..<h.service.configuration.lockout.threshold {
+            #expect(throws: AuthError.invalidCredentials) {
+                try h.service.deleteAccount(stolen, password: "a wrong guess here", ip: Harness.ip)
+            }
+        }
+        #expect(h.store.auditEvents.last?.detail["session_id"] == stolen.session.id.description)
+        // The owner's other session and the owner's sign-in are not locked by the thief's guesses.
+        try h.service.changePassword(owners, currentPassword: Harness.password, newPassword: Self.newPassword,
+                                     ip: Harness.ip)
+        _ = try h.signIn(password: Self.newPassword)
+    }
+
     @Test func aWeakNewPasswordIsRefusedBeforeThePasswordIsChecked() throws {
         let h = Harness()
         let me = try signedIn(h)
@@ -78,6 +114,22 @@ import Testing
     }
 
     // MARK: - Change of address
+
+    @Test func wrongPasswordsDoNotSpendTheNewAddresssLimit() throws {
+        let h = Harness()
+        let me = try signedIn(h)
+        let stranger = try signedIn(h, "mallory@example.com")
+        // A stranger without the right password asks again and again to move to the address the owner wants…
+        for _ in 0..<h.service.configuration.rateLimits.signUpPerEmail.limit + 1 {
+            #expect(throws: AuthError.invalidCredentials) {
+                try h.service.requestEmailChange(stranger, newEmail: "alice.new@example.com",
+                                                 password: "a wrong guess here", ip: nil)
+            }
+        }
+        // …and has spent nothing: only requests with the right password count against the new address.
+        try h.service.requestEmailChange(me, newEmail: "alice.new@example.com", password: Harness.password, ip: nil)
+        #expect(h.composer.requests.last { $0.kind == .confirmEmailChange }?.recipient == "alice.new@example.com")
+    }
 
     @Test func anAddressChangesOnlyWhenTheNewMailboxConfirms() throws {
         let h = Harness()

@@ -32,13 +32,15 @@ final class StoreFixture: Sendable {
 
     func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds) }
 
-    /// A mail that carries `token` in its bodies and link, as the templates would.
-    func mail(_ kind: MailKind = .confirmEmail, to recipient: String, token: String? = nil) -> ComposedMail {
+    /// A mail that carries `token` in its bodies and link, as the templates would, belonging to `user`'s account.
+    func mail(_ kind: MailKind = .confirmEmail, to recipient: String, token: String? = nil, of user: UserID? = nil)
+        -> ComposedMail
+    {
         let link = token.map { URL(string: "https://links.example.com/confirmAuth?token=\($0)")! }
         return ComposedMail(
             kind: kind, recipient: recipient, subject: "Subject for \(recipient)",
             text: "Open \(link?.absoluteString ?? "nothing")", html: "<a href=\"\(link?.absoluteString ?? "")\">open</a>",
-            deepLink: link)
+            deepLink: link, userID: user)
     }
 
     /// A confirm (or reset) token for `userID`, created at `createdAt`, with its mail. Returns the raw token too.
@@ -51,7 +53,7 @@ final class StoreFixture: Sendable {
         let kind: MailKind = purpose == .confirm ? .confirmEmail : .resetPassword
         return (raw, NewToken(
             hash: tokens.digest(raw), userID: userID, purpose: purpose, createdAt: created,
-            expiresAt: created.addingTimeInterval(ttl), mail: mail(kind, to: email, token: raw)))
+            expiresAt: created.addingTimeInterval(ttl), mail: mail(kind, to: email, token: raw, of: userID)))
     }
 
     /// Creates an unconfirmed user with a confirm token (created at `t0`); returns the user and the raw token.

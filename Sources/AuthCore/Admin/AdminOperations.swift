@@ -103,9 +103,9 @@ public struct AdminOperations: Sendable {
         let universal = service.linkPrinter.universalURL(for: link)
         try ports.store.transaction { store in
             if send {
-                let mail = ports.composer.compose(MailRequest(
+                let mail = service.notice(MailRequest(
                     kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
-                    deepLink: universal, linkLifetime: lifetime))
+                    deepLink: universal, linkLifetime: lifetime), of: user.id)
                 try store.issueToken(NewToken(
                     hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
             } else {
@@ -198,7 +198,7 @@ public struct AdminOperations: Sendable {
     public func deleteUser(email: String) throws -> UserRecord {
         let user = try user(email: email)
         let deletion = AccountDeletion(
-            userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email))
+            userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email, of: user.id))
         try ports.store.transaction { store in
             guard try store.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
             try store.record(event(.userDeleted, user: user.id, detail: [:]))

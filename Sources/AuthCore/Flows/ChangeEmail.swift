@@ -14,22 +14,23 @@ extension AuthService {
     ) throws {
         let newEmail = try EmailAddress(rawNewEmail)
         let limits = configuration.rateLimits
-        // Per new address, as a sign-up: nobody can make Latch mail a stranger's mailbox over and over.
-        try enforce(flow: "emailchange", perIP: limits.signUpPerIP, perEmail: limits.signUpPerEmail, ip: ip,
-                    email: newEmail)
+        try enforcePerIP(flow: "emailchange", limits.signUpPerIP, ip: ip)
         let user = try reauthenticate(authenticated, password: password, ip: ip)
+        // Per new address, as a sign-up (nobody can make Latch mail a stranger's mailbox over and over), and only
+        // once the password is right: wrong guesses must not spend the limit of an address someone may move to.
+        try enforce(limits.signUpPerEmail, key: Self.emailLimitKey(flow: "emailchange", newEmail))
         guard EmailAddress(stored: user.email).key != newEmail.key else { throw AuthError.emailUnchanged }
 
         let now = ports.clock.now()
-        let notice = ports.composer.compose(MailRequest(
-            kind: .emailChangeRequested, recipient: user.email, otherAddress: newEmail.value))
+        let notice = notice(MailRequest(kind: .emailChangeRequested, recipient: user.email, otherAddress: newEmail.value),
+                            of: user.id)
         let owner = try ports.store.findUser(email: newEmail)
         let link: NewToken?
         var notices = [notice]
         if let owner {
             // Told at the address as that account has it, not as typed.
             link = nil
-            notices.append(makeNotice(.emailAlreadyRegistered, to: owner.email))
+            notices.append(makeNotice(.emailAlreadyRegistered, to: owner.email, of: owner.id))
         } else {
             var token = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
                                         kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL)

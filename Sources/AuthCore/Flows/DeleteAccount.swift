@@ -11,7 +11,7 @@ extension AuthService {
     public func deleteAccount(_ authenticated: AuthenticatedUser, password: String, ip: String?) throws {
         let user = try reauthenticate(authenticated, password: password, ip: ip)
         let deletion = AccountDeletion(userID: user.id, verifiedPasswordHash: user.passwordHash,
-                                       notice: makeNotice(.accountDeleted, to: user.email))
+                                       notice: makeNotice(.accountDeleted, to: user.email, of: user.id))
         try ports.store.transaction { store in
             guard try store.deleteAccount(deletion) else { throw AuthError.invalidCredentials }
             try store.record(event(.accountDeleted, user: user.id, ip: ip))

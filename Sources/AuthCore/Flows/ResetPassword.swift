@@ -62,7 +62,7 @@ extension AuthService {
         try passwordPolicy.check(typed: rawPassword, email: EmailAddress(stored: user.email))
         let completion = PasswordResetCompletion(
             key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(PasswordPolicy.normalize(rawPassword)),
-            now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email)
+            now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email, of: user.id)
         )
         return try ports.store.transaction { store in
             switch try store.completePasswordReset(completion) {

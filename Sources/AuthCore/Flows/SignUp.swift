@@ -59,7 +59,7 @@ extension AuthService {
             // Confirmed between the lookup and the write: a confirmed account gets the notice.
         }
         try ports.store.transaction { store in
-            try store.enqueue(mail: makeNotice(.signupAttempt, to: user.email))
+            try store.enqueue(mail: makeNotice(.signupAttempt, to: user.email, of: user.id))
             try store.record(event(.signUpExistingEmail, user: user.id, ip: ip))
         }
     }

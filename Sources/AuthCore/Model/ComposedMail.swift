@@ -8,8 +8,15 @@ public struct ComposedMail: Sendable, Hashable {
     public var text: String
     public var html: String
     public var deepLink: URL?
+    /// The account the mail belongs to (its own address, or the account a notice is about), so deleting an account
+    /// takes along its own mail and never another account's; nil for mail of no account.
+    public var userID: UserID?
 
-    public init(kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?) {
+    public init(
+        kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?,
+        userID: UserID? = nil
+    ) {
+        self.userID = userID
         self.kind = kind
         self.recipient = recipient
         self.subject = subject

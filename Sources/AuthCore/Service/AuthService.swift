@@ -124,9 +124,10 @@ public struct AuthService: Sendable {
         let kind = kind ?? defaultKind
         let ttl = ttl ?? defaultTTL
         let code = ports.codes.makeCode()
-        let mail = ports.composer.compose(MailRequest(
+        var mail = ports.composer.compose(MailRequest(
             kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code
         ))
+        mail.userID = user
         return NewToken(hash: ports.tokenGenerator.digest(raw), userID: user, purpose: purpose,
                         createdAt: now, expiresAt: now.addingTimeInterval(ttl), mail: mail,
                         codeDigest: ports.codes.digest(code: code, userID: user, purpose: purpose))
@@ -156,9 +157,16 @@ public struct AuthService: Sendable {
         return .invalidCode
     }
 
-    /// A mail without a link (notices).
-    func makeNotice(_ kind: MailKind, to email: String) -> ComposedMail {
-        ports.composer.compose(MailRequest(kind: kind, recipient: email))
+    /// A mail without a link (notices), belonging to `user`'s account.
+    func makeNotice(_ kind: MailKind, to email: String, of user: UserID) -> ComposedMail {
+        notice(MailRequest(kind: kind, recipient: email), of: user)
+    }
+
+    /// `request` composed, belonging to `user`'s account.
+    func notice(_ request: MailRequest, of user: UserID) -> ComposedMail {
+        var mail = ports.composer.compose(request)
+        mail.userID = user
+        return mail
     }
 
     /// What a one-time token would do if redeemed now, read without spending it (the landing pages show it), by

@@ -204,7 +204,7 @@ import Testing
         #expect(try app.count("SELECT count(*) FROM outbox WHERE kind = 'account_deleted' AND forget_recipient") == 1)
         #expect(try app.count("SELECT count(*) FROM audit_log WHERE detail::text ILIKE '%leaving%'") == 0)
         #expect(try app.count("SELECT count(*) FROM audit_log WHERE event = 'account_deleted'") == 1)
-        #expect(try app.count("SELECT count(*) FROM rate_limits WHERE key ILIKE '%leaving%'") == 0)
+        #expect(try app.count("SELECT count(*) FROM rate_limits WHERE key LIKE '%:email:leaving@example.com'") == 0)
 
         // The address is free for a new account.
         #expect(try app.signUp(email, Self.password).status == 202)

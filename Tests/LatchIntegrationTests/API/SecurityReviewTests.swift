@@ -1,0 +1,113 @@
+import AuthCore
+import Foundation
+import LatchTestSupport
+import PostgresClient
+import Testing
+
+/// The findings of the security review of the account features, each as the attacker's request sequence over
+/// real HTTP against PostgreSQL; each failed before its fix.
+@Suite struct SecurityReviewTests {
+    static let password = "correct horse battery"
+    static let newPassword = "a brand new passphrase"
+
+    func send(_ app: TestApp, _ method: String, _ path: String, _ fields: [String: String]? = nil,
+              bearer: String? = nil) throws -> HTTPTestClient.Response {
+        let client = try app.client()
+        defer { client.close() }
+        let headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
+        guard let fields else { return try client.send(method, path, headers: headers) }
+        return try client.sendJSON(method, path, json: TestApp.body(fields), headers: headers)
+    }
+
+    /// Finding 1: anyone's failed sign-ins used to lock the owner out of changing the password, the address and
+    /// deleting the account (429 with the right password).
+    @Test func othersFailedSignInsDoNotLockTheOwnerOutOfReauthentication() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let owner = try app.signUpAndConfirm("owner@example.com", Self.password)
+        for _ in 0..<10 {
+            #expect(try app.signIn("owner@example.com", "a wrong guess here").status != 200)
+        }
+        #expect(try app.signIn("owner@example.com", Self.password).status == 429, "the address is locked out")
+
+        let change = try send(app, "POST", "/v1/password/change",
+                              ["current_password": Self.password, "new_password": Self.newPassword],
+                              bearer: owner.access_token)
+        #expect(change.status == 200, "\(change.text)")
+        let delete = try send(app, "DELETE", "/v1/me", ["password": Self.newPassword], bearer: owner.access_token)
+        #expect(delete.status == 204, "\(delete.text)")
+    }
+
+    /// Finding 1, the other side: a stolen session's guesses lock that session, not the owner.
+    @Test func aStolenSessionsGuessesLockOnlyThatSession() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let stolen = try app.signUpAndConfirm("owner@example.com", Self.password)
+        for _ in 0..<5 {
+            let guess = try send(app, "DELETE", "/v1/me", ["password": "a wrong guess here"], bearer: stolen.access_token)
+            #expect(guess.status == 401)
+        }
+        let locked = try send(app, "DELETE", "/v1/me", ["password": Self.password], bearer: stolen.access_token)
+        #expect(locked.status == 429, "\(locked.text)")
+        let owner = try app.session("owner@example.com", Self.password)
+        let change = try send(app, "POST", "/v1/password/change",
+                              ["current_password": Self.password, "new_password": Self.newPassword],
+                              bearer: owner.access_token)
+        #expect(change.status == 200, "\(change.text)")
+    }
+
+    /// Finding 7: a stranger's requests with wrong passwords used to spend the new address's limit, blocking
+    /// every move to it for an hour.
+    @Test func wrongPasswordsDoNotSpendTheNewAddresssLimit() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let owner = try app.signUpAndConfirm("owner@example.com", Self.password)
+        let stranger = try app.signUpAndConfirm("stranger@example.com", "stranger passphrase")
+        for _ in 0..<4 {
+            let guess = try send(app, "POST", "/v1/email/change",
+                                 ["new_email": "wanted@example.com", "password": "a wrong guess here"],
+                                 bearer: stranger.access_token)
+            #expect(guess.status == 401, "\(guess.text)")
+        }
+        let move = try send(app, "POST", "/v1/email/change",
+                            ["new_email": "wanted@example.com", "password": Self.password], bearer: owner.access_token)
+        #expect(move.status == 202, "\(move.text)")
+        #expect(try app.outboxCount(to: "wanted@example.com", kind: .confirmEmailChange) == 1)
+    }
+}
+
+extension SecurityReviewTests {
+    /// Finding 2: an account that asked to move to a victim's address and then deleted itself used to reset the
+    /// victim's limits and lockout, drop the victim's unsent mail and blank the victim's address in mail and audit
+    /// rows.
+    @Test func deletingAnAccountTouchesNoOtherAccountsRows() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let victim = "victim@example.com"
+        _ = try app.signUpAndConfirm(victim, Self.password)
+        for _ in 0..<3 { #expect(try app.signIn(victim, "a wrong guess here").status == 401) }
+        #expect(try app.post("/v1/password/forgot", fields: ["email": victim]).status == 202)
+        func victimsRows() throws -> [Int] {
+            [
+                try app.count("SELECT count(*) FROM outbox WHERE recipient = $1", [victim]),
+                try app.count("SELECT count(*) FROM signin_failures WHERE email_key = $1", [victim]),
+                try app.count("SELECT count(*) FROM rate_limits WHERE key LIKE $1", ["%:email:" + victim]),
+                try app.count("SELECT count(*) FROM audit_log WHERE detail->>'email' = $1", [victim]),
+            ]
+        }
+        let before = try victimsRows()
+        #expect(before.allSatisfy { $0 > 0 }, "\(before)")
+
+        let attacker = try app.signUpAndConfirm("throwaway@example.com", "throwaway passphrase")
+        let move = try send(app, "POST", "/v1/email/change", ["new_email": victim, "password": "throwaway passphrase"],
+                            bearer: attacker.access_token)
+        #expect(move.status == 202)
+        let afterRequest = try victimsRows()
+        let deleted = try send(app, "DELETE", "/v1/me", ["password": "throwaway passphrase"], bearer: attacker.access_token)
+        #expect(deleted.status == 204, "\(deleted.text)")
+
+        #expect(try victimsRows() == afterRequest, "the victim's mail, lockout, limits and audit rows are untouched")
+        #expect(try app.count("SELECT count(*) FROM outbox WHERE recipient = ''") == 0)
+        #expect(try app.count("SELECT count(*) FROM users WHERE email_key = 'throwaway@example.com'") == 0)
+    }
+}
