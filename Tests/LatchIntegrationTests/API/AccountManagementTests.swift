@@ -11,15 +11,6 @@ import Testing
     static let password = "correct horse battery"
     static let newPassword = "a brand new passphrase"
 
-    func send(_ app: TestApp, _ method: String, _ path: String, _ fields: [String: String]? = nil,
-              bearer: String? = nil) throws -> HTTPTestClient.Response {
-        let client = try app.client()
-        defer { client.close() }
-        let headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
-        guard let fields else { return try client.send(method, path, headers: headers) }
-        return try client.sendJSON(method, path, json: TestApp.body(fields), headers: headers)
-    }
-
     struct SessionList: Decodable {
         struct Entry: Decodable {
             let id: String
@@ -41,17 +32,17 @@ import Testing
         let mine = try app.signUpAndConfirm("pw@example.com", Self.password)
         let other = try app.session("pw@example.com", Self.password)
 
-        let guess = try send(app, "POST", "/v1/password/change",
+        let guess = try app.send("POST", "/v1/password/change",
                              ["current_password": "a wrong guess here", "new_password": Self.newPassword],
                              bearer: mine.access_token)
         #expect(guess.status == 401 && ErrorJSON.code(guess) == "invalid_credentials", "\(guess.text)")
         #expect(try app.count("SELECT count(*) FROM audit_log WHERE event = 'reauthentication_failed'") == 1)
 
-        let weak = try send(app, "POST", "/v1/password/change",
+        let weak = try app.send("POST", "/v1/password/change",
                             ["current_password": Self.password, "new_password": "short"], bearer: mine.access_token)
         #expect(weak.status == 422 && ErrorJSON.code(weak) == "weak_password")
 
-        let changed = try send(app, "POST", "/v1/password/change",
+        let changed = try app.send("POST", "/v1/password/change",
                                ["current_password": Self.password, "new_password": Self.newPassword],
                                bearer: mine.access_token)
         #expect(changed.status == 200 && changed.text == #"{"status":"password_changed"}"#, "\(changed.text)")
@@ -70,17 +61,17 @@ import Testing
         let session = try app.signUpAndConfirm("bodies@example.com", Self.password)
         for (method, path) in [("POST", "/v1/password/change"), ("POST", "/v1/email/change"), ("DELETE", "/v1/me"),
                                ("GET", "/v1/sessions"), ("DELETE", "/v1/sessions/\(UUID())")] {
-            let anonymous = try send(app, method, path, method == "GET" || path.contains("sessions") ? nil : [:])
+            let anonymous = try app.send(method, path, method == "GET" || path.contains("sessions") ? nil : [:])
             #expect(anonymous.status == 401 && ErrorJSON.code(anonymous) == "missing_token", "\(method) \(path)")
         }
         for path in ["/v1/password/change", "/v1/email/change"] {
-            let empty = try send(app, "POST", path, [:], bearer: session.access_token)
+            let empty = try app.send("POST", path, [:], bearer: session.access_token)
             #expect(empty.status == 422 && ErrorJSON.code(empty) == "invalid_request", "\(path): \(empty.text)")
         }
-        let same = try send(app, "POST", "/v1/email/change",
+        let same = try app.send("POST", "/v1/email/change",
                             ["new_email": "BODIES@example.com", "password": Self.password], bearer: session.access_token)
         #expect(same.status == 422 && ErrorJSON.code(same) == "email_unchanged")
-        let confirm = try send(app, "POST", "/v1/email/change/confirm", ["token": "x", "code": "1"])
+        let confirm = try app.send("POST", "/v1/email/change/confirm", ["token": "x", "code": "1"])
         #expect(confirm.status == 422 && ErrorJSON.code(confirm) == "invalid_request")
     }
 
@@ -92,9 +83,9 @@ import Testing
         _ = try app.signUpAndConfirm("bob@example.com", Self.password)
         let ann = try app.signUpAndConfirm("ann@example.com", Self.password)
 
-        let free = try send(app, "POST", "/v1/email/change",
+        let free = try app.send("POST", "/v1/email/change",
                             ["new_email": "ann.new@example.com", "password": Self.password], bearer: ann.access_token)
-        let taken = try send(app, "POST", "/v1/email/change",
+        let taken = try app.send("POST", "/v1/email/change",
                              ["new_email": "BOB@example.com", "password": Self.password], bearer: ann.access_token)
         #expect(free.status == 202 && taken.status == 202)
         #expect(free.text == taken.text)
@@ -114,7 +105,7 @@ import Testing
         var tokens: [String] = []
         for name in ["ann", "cat", "dan"] {
             let session = try app.signUpAndConfirm("\(name)@example.com", Self.password)
-            let asked = try send(app, "POST", "/v1/email/change",
+            let asked = try app.send("POST", "/v1/email/change",
                                  ["new_email": "prize@example.com", "password": Self.password],
                                  bearer: session.access_token)
             #expect(asked.status == 202)
@@ -145,31 +136,31 @@ import Testing
         let phone = try app.session("devices@example.com", Self.password)
         let bob = try app.signUpAndConfirm("bob@example.com", Self.password)
 
-        let listed = try send(app, "GET", "/v1/sessions", bearer: laptop.access_token)
+        let listed = try app.send("GET", "/v1/sessions", bearer: laptop.access_token)
         #expect(listed.status == 200)
         let sessions = try listed.json(SessionList.self).sessions
         #expect(sessions.count == 2)
         #expect(sessions.filter(\.current).count == 1)
         #expect(!listed.text.contains(laptop.access_token) && !listed.text.contains(laptop.refresh_token))
         let phoneID = try #require(sessions.first { !$0.current }?.id)
-        let bobsID = try #require(try send(app, "GET", "/v1/sessions", bearer: bob.access_token)
+        let bobsID = try #require(try app.send("GET", "/v1/sessions", bearer: bob.access_token)
             .json(SessionList.self).sessions.first?.id)
 
         for id in [bobsID, "not-a-uuid", UUID().uuidString, "%00"] {
-            let refused = try send(app, "DELETE", "/v1/sessions/\(id)", bearer: laptop.access_token)
+            let refused = try app.send("DELETE", "/v1/sessions/\(id)", bearer: laptop.access_token)
             #expect(refused.status == 404 && ErrorJSON.code(refused) == "session_not_found", "\(id): \(refused.text)")
         }
         #expect(try app.me(bob.access_token).status == 200)
 
-        #expect(try send(app, "DELETE", "/v1/sessions/\(phoneID.uppercased())", bearer: laptop.access_token).status
+        #expect(try app.send("DELETE", "/v1/sessions/\(phoneID.uppercased())", bearer: laptop.access_token).status
             == 204)
         #expect(try app.me(phone.access_token).status == 401)
         #expect(try app.refresh(phone.refresh_token).status == 401)
-        #expect(try send(app, "GET", "/v1/sessions", bearer: laptop.access_token).json(SessionList.self).sessions
+        #expect(try app.send("GET", "/v1/sessions", bearer: laptop.access_token).json(SessionList.self).sessions
             .map(\.current) == [true])
 
         let phoneAgain = try app.session("devices@example.com", Self.password)
-        let others = try send(app, "POST", "/v1/signout", ["scope": "others"], bearer: laptop.access_token)
+        let others = try app.send("POST", "/v1/signout", ["scope": "others"], bearer: laptop.access_token)
         #expect(others.status == 204)
         #expect(try app.me(laptop.access_token).status == 200)
         #expect(try app.me(phoneAgain.access_token).status == 401)
@@ -183,16 +174,16 @@ import Testing
         let email = "Leaving@example.com"
         let session = try app.signUpAndConfirm(email, Self.password)
         _ = try app.signIn(email, "a wrong guess here")
-        let pending = try send(app, "POST", "/v1/email/change",
+        let pending = try app.send("POST", "/v1/email/change",
                                ["new_email": "leaving.next@example.com", "password": Self.password],
                                bearer: session.access_token)
         #expect(pending.status == 202)
 
-        let guess = try send(app, "DELETE", "/v1/me", ["password": "a wrong guess here"], bearer: session.access_token)
+        let guess = try app.send("DELETE", "/v1/me", ["password": "a wrong guess here"], bearer: session.access_token)
         #expect(guess.status == 401 && ErrorJSON.code(guess) == "invalid_credentials")
         #expect(try app.me(session.access_token).status == 200)
 
-        let deleted = try send(app, "DELETE", "/v1/me", ["password": Self.password], bearer: session.access_token)
+        let deleted = try app.send("DELETE", "/v1/me", ["password": Self.password], bearer: session.access_token)
         #expect(deleted.status == 204, "\(deleted.text)")
         #expect(try app.me(session.access_token).status == 401)
         #expect(try app.refresh(session.refresh_token).status == 401)

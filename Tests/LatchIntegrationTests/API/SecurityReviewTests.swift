@@ -10,15 +10,6 @@ import Testing
     static let password = "correct horse battery"
     static let newPassword = "a brand new passphrase"
 
-    func send(_ app: TestApp, _ method: String, _ path: String, _ fields: [String: String]? = nil,
-              bearer: String? = nil) throws -> HTTPTestClient.Response {
-        let client = try app.client()
-        defer { client.close() }
-        let headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
-        guard let fields else { return try client.send(method, path, headers: headers) }
-        return try client.sendJSON(method, path, json: TestApp.body(fields), headers: headers)
-    }
-
     /// Finding 1: anyone's failed sign-ins used to lock the owner out of changing the password, the address and
     /// deleting the account (429 with the right password).
     @Test func othersFailedSignInsDoNotLockTheOwnerOutOfReauthentication() throws {
@@ -30,11 +21,11 @@ import Testing
         }
         #expect(try app.signIn("owner@example.com", Self.password).status == 429, "the address is locked out")
 
-        let change = try send(app, "POST", "/v1/password/change",
+        let change = try app.send("POST", "/v1/password/change",
                               ["current_password": Self.password, "new_password": Self.newPassword],
                               bearer: owner.access_token)
         #expect(change.status == 200, "\(change.text)")
-        let delete = try send(app, "DELETE", "/v1/me", ["password": Self.newPassword], bearer: owner.access_token)
+        let delete = try app.send("DELETE", "/v1/me", ["password": Self.newPassword], bearer: owner.access_token)
         #expect(delete.status == 204, "\(delete.text)")
     }
 
@@ -44,13 +35,13 @@ import Testing
         defer { app.stop() }
         let stolen = try app.signUpAndConfirm("owner@example.com", Self.password)
         for _ in 0..<5 {
-            let guess = try send(app, "DELETE", "/v1/me", ["password": "a wrong guess here"], bearer: stolen.access_token)
+            let guess = try app.send("DELETE", "/v1/me", ["password": "a wrong guess here"], bearer: stolen.access_token)
             #expect(guess.status == 401)
         }
-        let locked = try send(app, "DELETE", "/v1/me", ["password": Self.password], bearer: stolen.access_token)
+        let locked = try app.send("DELETE", "/v1/me", ["password": Self.password], bearer: stolen.access_token)
         #expect(locked.status == 429, "\(locked.text)")
         let owner = try app.session("owner@example.com", Self.password)
-        let change = try send(app, "POST", "/v1/password/change",
+        let change = try app.send("POST", "/v1/password/change",
                               ["current_password": Self.password, "new_password": Self.newPassword],
                               bearer: owner.access_token)
         #expect(change.status == 200, "\(change.text)")
@@ -64,12 +55,12 @@ import Testing
         let owner = try app.signUpAndConfirm("owner@example.com", Self.password)
         let stranger = try app.signUpAndConfirm("stranger@example.com", "stranger passphrase")
         for _ in 0..<4 {
-            let guess = try send(app, "POST", "/v1/email/change",
+            let guess = try app.send("POST", "/v1/email/change",
                                  ["new_email": "wanted@example.com", "password": "a wrong guess here"],
                                  bearer: stranger.access_token)
             #expect(guess.status == 401, "\(guess.text)")
         }
-        let move = try send(app, "POST", "/v1/email/change",
+        let move = try app.send("POST", "/v1/email/change",
                             ["new_email": "wanted@example.com", "password": Self.password], bearer: owner.access_token)
         #expect(move.status == 202, "\(move.text)")
         #expect(try app.outboxCount(to: "wanted@example.com", kind: .confirmEmailChange) == 1)
@@ -99,11 +90,11 @@ extension SecurityReviewTests {
         #expect(before.allSatisfy { $0 > 0 }, "\(before)")
 
         let attacker = try app.signUpAndConfirm("throwaway@example.com", "throwaway passphrase")
-        let move = try send(app, "POST", "/v1/email/change", ["new_email": victim, "password": "throwaway passphrase"],
+        let move = try app.send("POST", "/v1/email/change", ["new_email": victim, "password": "throwaway passphrase"],
                             bearer: attacker.access_token)
         #expect(move.status == 202)
         let afterRequest = try victimsRows()
-        let deleted = try send(app, "DELETE", "/v1/me", ["password": "throwaway passphrase"], bearer: attacker.access_token)
+        let deleted = try app.send("DELETE", "/v1/me", ["password": "throwaway passphrase"], bearer: attacker.access_token)
         #expect(deleted.status == 204, "\(deleted.text)")
 
         #expect(try victimsRows() == afterRequest, "the victim's mail, lockout, limits and audit rows are untouched")

@@ -19,6 +19,17 @@ extension TestApp {
         try post(path, Self.body(fields), headers: headers)
     }
 
+    /// Any method, with a JSON body of `fields` when given, as the holder of `bearer` when given.
+    func send(_ method: String, _ path: String, _ fields: [String: String]? = nil, bearer: String? = nil) throws
+        -> HTTPTestClient.Response
+    {
+        let client = try client()
+        defer { client.close() }
+        let headers = bearer.map { [("Authorization", "Bearer \($0)")] } ?? []
+        guard let fields else { return try client.send(method, path, headers: headers) }
+        return try client.sendJSON(method, path, json: Self.body(fields), headers: headers)
+    }
+
     func signUp(_ email: String, _ password: String) throws -> HTTPTestClient.Response {
         try post("/v1/signup", fields: ["email": email, "password": password])
     }

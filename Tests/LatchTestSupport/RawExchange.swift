@@ -3,9 +3,9 @@ import Foundation
 /// Sends exact bytes on a fresh loopback connection and reads until the server ends it, for tests that must tell a
 /// connection the server closed from one it kept open. `HTTPTestClient.serverClosed()` cannot: its read timing out
 /// counts as closed there.
-struct RawExchange {
+public struct RawExchange: Sendable {
     /// How the connection ended on the client's side.
-    enum End: Equatable {
+    public enum End: Equatable, Sendable {
         /// The server closed it (end of stream).
         case closed
         /// The server reset it, e.g. closing with unread request bytes in its buffer.
@@ -15,12 +15,12 @@ struct RawExchange {
     }
 
     /// Everything the server sent, and how the connection ended.
-    let received: [UInt8]
-    let end: End
+    public let received: [UInt8]
+    public let end: End
 
     /// Connects to 127.0.0.1:`port`, writes `request` (whatever the server does with it) and reads until the
     /// server closes the connection or stays silent for `quiet`.
-    init(port: Int, _ request: [UInt8], quiet: Duration = .seconds(3)) throws {
+    public init(port: Int, _ request: [UInt8], quiet: Duration = .seconds(3)) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.socket(errno) }
         defer { close(fd) }
@@ -67,18 +67,18 @@ struct RawExchange {
         }
     }
 
-    init(port: Int, _ request: String, quiet: Duration = .seconds(3)) throws {
+    public init(port: Int, _ request: String, quiet: Duration = .seconds(3)) throws {
         try self.init(port: port, Array(request.utf8), quiet: quiet)
     }
 
-    enum Failure: Error {
+    public enum Failure: Error {
         case socket(Int32)
         case connect(Int32)
         case malformed(String)
     }
 
     /// The responses received, in order (bodies framed by `Content-Length` only, as this server sends them).
-    func responses() throws -> [RawResponse] {
+    public func responses() throws -> [RawResponse] {
         var rest = received[...]
         var responses: [RawResponse] = []
         while !rest.isEmpty {
@@ -89,13 +89,13 @@ struct RawExchange {
     }
 
     /// The first response received, whatever follows it.
-    func firstResponse() throws -> RawResponse {
+    public func firstResponse() throws -> RawResponse {
         var bytes = received[...]
         return try RawResponse(parsing: &bytes)
     }
 
     /// The one response received; throws if there were none or several.
-    func onlyResponse() throws -> RawResponse {
+    public func onlyResponse() throws -> RawResponse {
         let all = try responses()
         guard all.count == 1, let only = all.first else {
             throw Failure.malformed("\(all.count) responses: \(String(decoding: received, as: UTF8.self).prefix(500))")
@@ -105,22 +105,22 @@ struct RawExchange {
 }
 
 /// One parsed response of a `RawExchange`.
-struct RawResponse {
-    let status: Int
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
+public struct RawResponse: Sendable {
+    public let status: Int
+    public let headers: [(name: String, value: String)]
+    public let body: [UInt8]
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    func json<T: Decodable>(_ type: T.Type) throws -> T {
+    public func json<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(body))
     }
 
-    init(parsing bytes: inout ArraySlice<UInt8>) throws {
+    public init(parsing bytes: inout ArraySlice<UInt8>) throws {
         let marker: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else {
             throw RawExchange.Failure.malformed(String(decoding: bytes.prefix(500), as: UTF8.self))
