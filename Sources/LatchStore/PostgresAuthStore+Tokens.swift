@@ -63,11 +63,12 @@ extension PostgresAuthStore {
     }
 
     /// The rule of `redemption`, read without locking or writing anything.
-    public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
+    public func checkToken(_ key: TokenKey, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
         let row = try database.query("""
+            WITH \(Self.target(key, purpose: purpose))
             SELECT \(Self.refusal(purpose: purpose, now: now)), \(unescaped: Self.userColumnList("u"))
             FROM auth_tokens t JOIN users u ON u.id = t.user_id
-            WHERE t.token_hash = \(hash) AND t.purpose = \(purpose.rawValue)::text
+            WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = \(purpose.rawValue)::text
             """, retry: .onConnectionLoss).first
         guard let row else { return .refused(.unknown) }
         if let refusal = try Self.refusal(row, column: 0) { return .refused(refusal) }

@@ -23,9 +23,11 @@ extension InMemoryAuthStore {
         try locked { $0.tokens[hash]?.record }
     }
 
-    public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
+    public func checkToken(_ key: TokenKey, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
         try locked { state in
-            guard let row = state.tokens[hash], let user = state.users[row.record.userID] else {
+            guard let hash = Self.token(key, purpose: purpose, in: state), let row = state.tokens[hash],
+                  let user = state.users[row.record.userID]
+            else {
                 return .refused(.unknown)
             }
             if let refusal = Self.refusal(row, purpose: purpose, now: now, in: state) { return .refused(refusal) }

@@ -80,6 +80,26 @@ import Testing
         }
     }
 
+    /// Security review finding 3: a known address used to cost an Argon2 hash before its code was checked, so the
+    /// time of one reset-by-code request told whether the address had an account.
+    @Test(arguments: ["nobody@example.com", "alice@example.com"])
+    func aWrongResetCodeCostsNoHashForAnyAddress(_ email: String) throws {
+        let h = Harness()
+        _ = try h.confirmedUser()
+        try h.service.forgotPassword(email: "alice@example.com", ip: Harness.ip)
+        let hashes = h.hasher.hashCount
+        #expect(throws: AuthError.invalidCode) {
+            try h.service.resetPassword(email: email, code: "00000000", newPassword: "a brand new passphrase", ip: nil)
+        }
+        #expect(h.hasher.hashCount == hashes)
+        // The right code still resets, at the cost of one hash.
+        let code = try #require(h.codes.lastCode)
+        if email == "alice@example.com" {
+            try h.service.resetPassword(email: email, code: code, newPassword: "a brand new passphrase", ip: nil)
+            #expect(h.hasher.hashCount == hashes + 1)
+        }
+    }
+
     @Test func aCodeTypedWithSpacesOrADashWorks() throws {
         let h = Harness()
         try h.signUp()

@@ -43,12 +43,17 @@ extension AuthService {
     }
 
     /// Reset with the code from the mail instead of its link: the same redemption of the same record. The
-    /// password policy is checked before the code, so a refused password spends no attempt.
+    /// password policy is checked before the code, so a refused password spends no attempt. The code is checked
+    /// before the new password is hashed: a wrong code costs no hash, for a known address as for an unknown one,
+    /// so the time of the answer does not tell whether the address has an account.
     /// - Throws: `invalidEmail`, `rateLimited`, `weakPassword`, and `invalidCode` for every other failure.
     @discardableResult
     public func resetPassword(email: String, code: String, newPassword rawPassword: String, ip: String?) throws -> User {
         try passwordPolicy.check(typed: rawPassword, email: EmailAddress(email))
         let (user, key) = try codeKey(email: email, code: code, purpose: .reset, ip: ip)
+        guard try ports.store.checkToken(key, purpose: .reset, now: ports.clock.now()).value?.id == user.id else {
+            throw try wrongCode(user, purpose: .reset, ip: ip)
+        }
         guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip).value else {
             throw try wrongCode(user, purpose: .reset, ip: ip)
         }

@@ -3,8 +3,11 @@ import Foundation
 /// A validated, normalised email address: one the outbox can deliver to.
 ///
 /// Accepted, exactly: `local@domain`, at most 254 characters in all (RFC 5321's path limit), where
-/// - `local` is 1 to 64 characters of RFC 5322 `atext` (letters, digits and ``!#$%&'*+-/=?^_`{|}~``) and dots,
-///   neither first nor last;
+/// - `local` is 1 to 64 characters of RFC 5322 `atext` but `%` and `?` (letters, digits and
+///   ``!#$&'*+-/=^_`{|}~``) and dots, neither first nor last. `%` is the "percent hack" (a relay may route
+///   `a%b@c` to `a@b`) and `?` makes `=?…?=` encoded-word look-alikes that a relay or client may decode: either
+///   could deliver an account's mail elsewhere than the mailbox its key names. No provider hands out such
+///   addresses; refusing every `?` (not only `=?`) keeps the rule a plain character class;
 /// - `domain` is two or more labels joined by dots, each 1 to 63 letters, digits and hyphens, neither first nor last
 ///   a hyphen.
 /// Nothing else: no whitespace (none is trimmed), no quoted local part, no address literal and no character outside
@@ -82,12 +85,12 @@ public struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
+    /// RFC 5322 `atext` but `%` and `?` (see the type's rule): letters, digits and ``!#$&'*+-/=^_`{|}~``.
     private static func isAtext(_ byte: UInt8) -> Bool {
         isLetterOrDigit(byte) || atextSymbols.contains(byte)
     }
 
-    private static let atextSymbols = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+    private static let atextSymbols = Set("!#$&'*+-/=^_`{|}~".utf8)
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
         switch byte {

@@ -26,9 +26,10 @@ public protocol TokenStore: Sendable {
     /// Reads a token row without changing it (a change-of-address link's new address, for its landing page).
     func lookupToken(hash: Data) throws -> TokenRecord?
 
-    /// What redeeming the token for `purpose` at `now` would do, without spending it, by the rule a redemption
-    /// applies (`TokenRefusal`): the user it would act for, or why it would be refused.
-    func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord>
+    /// What redeeming the token `key` names for `purpose` at `now` would do, without spending it, by the rule a
+    /// redemption applies (`TokenRefusal`): the user it would act for, or why it would be refused. A code names
+    /// the record a redemption would pick.
+    func checkToken(_ key: TokenKey, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord>
 
     /// Confirm, atomically: redeem the token (purpose `confirm`, live, user enabled, *still unconfirmed* and on
     /// the token's password version); set `users.email_confirmed_at = now`; supersede the user's other live
@@ -70,4 +71,11 @@ public protocol TokenStore: Sendable {
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one of them, and
     /// supersede those that reach `limit` (the user must ask for a new mail), atomically.
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws
+}
+
+extension TokenStore {
+    /// `checkToken` for a link's token.
+    public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
+        try checkToken(.link(hash: hash), purpose: purpose, now: now)
+    }
 }

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "a@b.co", "first.last@example.com", "x+tag@sub.example.co.uk", "!#$%&'*+-/=?^_`{|}~@example.com",
+        "a@b.co", "first.last@example.com", "x+tag@sub.example.co.uk", "!#$&'*+-/=^_`{|}~@example.com",
         "a..b@example.com", "0@0.0", "user@xn--bcher-kva.de", "a-b@a-b.c-d",
     ])
     func accepts(_ raw: String) throws {
@@ -31,6 +31,9 @@ import Testing
         // What the outbox cannot send: quoted local parts, specials, non-ASCII.
         "\"alice smith\"@example.com", "a,b@example.com", "a<b@example.com", "a(b)@example.com", "a\\b@example.com",
         "jörg@bücher.de", "jörg@example.com", "alice@bücher.de", "\u{0130}@example.com", "alice\u{0000}@example.com",
+        // What a relay may deliver elsewhere: the percent hack and encoded-word look-alikes.
+        "victim%evil.example@example.com", "%@example.com", "=?utf-8?q?victim?=@example.com", "a=?b@example.com",
+        "what?@example.com",
     ])
     func rejects(_ raw: String) {
         #expect(throws: AuthError.invalidEmail) { try EmailAddress(raw) }
