@@ -3,17 +3,25 @@ import Foundation
 import PostgresClient
 
 extension PostgresAuthStore {
-    /// Token row, its mail and the worker's wake-up in one statement (the transactional outbox). The token
-    /// records the user's password version as this statement reads it, so a password change that commits
-    /// before or after still ends it.
+    /// Token row, its mail and the worker's wake-up in one statement (the transactional outbox). The user is
+    /// locked first, as every statement that changes a user's tokens locks it, and the token records the user's
+    /// password version as read then, so a password change that commits before or after still ends it. A token
+    /// with a code retires the codes of the user's older live tokens of its purpose (their links stay).
     public func issueToken(_ token: NewToken) throws {
         try database.query("""
-            WITH token AS (
+            WITH owner AS (
+                SELECT id, password_version FROM users WHERE id = \(token.userID.rawValue) FOR UPDATE
+            ), retired AS (
+                UPDATE auth_tokens SET code_hmac = NULL
+                WHERE user_id = (SELECT id FROM owner) AND purpose = \(token.purpose.rawValue)::text
+                  AND \(token.codeDigest)::bytea IS NOT NULL AND code_hmac IS NOT NULL
+                  AND used_at IS NULL AND superseded_at IS NULL
+            ), token AS (
                 INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
                                          code_hmac)
                 SELECT \(token.hash), id, \(token.purpose.rawValue)::text, \(token.expiresAt), \(token.createdAt),
                        password_version, \(token.codeDigest)
-                FROM users WHERE id = \(token.userID.rawValue)
+                FROM owner
                 RETURNING 1
             ), \(queuedMail(token.mail, at: token.createdAt, for: "token"))
             SELECT count(*) FROM woken
@@ -295,12 +303,12 @@ extension PostgresAuthStore {
     }
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
-    /// reach `limit` are superseded in the same statement.
+    /// reach `limit` lose their code in the same statement (their links stay).
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
         try database.query("""
             UPDATE auth_tokens
             SET code_attempts = code_attempts + 1,
-                superseded_at = CASE WHEN code_attempts + 1 >= \(limit) THEN \(at) END
+                code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END
             WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
               AND used_at IS NULL AND superseded_at IS NULL
             """)

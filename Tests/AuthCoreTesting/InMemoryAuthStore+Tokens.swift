@@ -3,7 +3,17 @@ import Foundation
 
 extension InMemoryAuthStore {
     public func issueToken(_ token: NewToken) throws {
-        try locked { Self.insert(token, into: &$0) }
+        try locked { state in
+            if token.codeDigest != nil {
+                // One mail's code works at a time: the older live ones of the purpose lose theirs (not their links).
+                for (hash, row) in state.tokens
+                where row.record.userID == token.userID && row.record.purpose == token.purpose
+                    && row.record.usedAt == nil && row.record.supersededAt == nil {
+                    state.tokens[hash]?.codeDigest = nil
+                }
+            }
+            Self.insert(token, into: &state)
+        }
     }
 
     public func contestSignUp(userID: UserID, link: NewToken) throws -> Bool {
@@ -155,7 +165,7 @@ extension InMemoryAuthStore {
             where row.record.userID == userID && row.record.purpose == purpose && row.codeDigest != nil
                 && row.record.usedAt == nil && row.record.supersededAt == nil {
                 state.tokens[hash]?.codeAttempts += 1
-                if row.codeAttempts + 1 >= limit { state.tokens[hash]?.record.supersededAt = at }
+                if row.codeAttempts + 1 >= limit { state.tokens[hash]?.codeDigest = nil }
             }
         }
     }

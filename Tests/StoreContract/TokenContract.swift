@@ -15,7 +15,7 @@ enum TokenContract {
         ContractCase("TokenStore.completePasswordReset: another user's token is unknown and stays unspent",
                      resetOfAnotherUsersToken),
         ContractCase("TokenKey.code: names a live record before a spent one, then the newest", codeKeys),
-        ContractCase("TokenStore.recordWrongCode: counts on live coded tokens, supersedes at the limit", wrongCodes),
+        ContractCase("TokenStore.recordWrongCode: retires a code at the limit, never its link; a new code retires older ones", wrongCodes),
     ]
 
     static func issueRecordsVersion(_ f: ContractFixture) throws {
@@ -204,30 +204,36 @@ enum TokenContract {
 
     static func wrongCodes(_ f: ContractFixture) throws {
         let user = try f.user("ann@example.com").user
-        let usedCoded = try f.issued(.confirm, for: user, at: 5, code: f.digest())
-        try Redeemer.spend(f, .confirm, usedCoded.hash, of: user, at: 6)
-        let coded = try f.issued(.confirm, for: user, at: 10, code: f.digest())
-        let coded2 = try f.issued(.confirm, for: user, at: 11, code: f.digest())
-        let uncoded = try f.issued(.confirm, for: user, at: 12)
-        let otherPurpose = try f.issued(.reset, for: user, at: 13, code: f.digest())
+        let otherPurpose = try f.issued(.reset, for: user, at: 7, code: f.digest())
         let bob = try f.user("bob@example.com").user
-        let bobs = try f.issued(.confirm, for: bob, at: 14, code: f.digest())
+        let bobs = try f.issued(.confirm, for: bob, at: 8, code: f.digest())
+        let digest = f.digest()
+        let coded = try f.issued(.confirm, for: user, at: 10, code: digest)
+        func codeWorks(_ user: UserRecord, _ purpose: TokenPurpose, _ digest: Data, at seconds: TimeInterval) throws -> Bool {
+            try f.store.checkToken(.code(userID: user.id, digest: digest), purpose: purpose, now: f.at(seconds)).value != nil
+        }
+        func linkWorks(_ token: NewToken, at seconds: TimeInterval) throws -> Bool {
+            try f.store.checkToken(hash: token.hash, purpose: token.purpose, now: f.at(seconds)).value != nil
+        }
 
         try f.store.recordWrongCode(userID: user.id, purpose: .confirm, at: f.at(20), limit: 3)
         try f.store.recordWrongCode(userID: user.id, purpose: .confirm, at: f.at(21), limit: 3)
-        #expect(try f.store.lookupToken(hash: coded.hash)?.supersededAt == nil, "below the limit")
-        let late = try f.issued(.confirm, for: user, at: 22, code: f.digest())
+        #expect(try codeWorks(user, .confirm, digest, at: 22), "below the limit")
         try f.store.recordWrongCode(userID: user.id, purpose: .confirm, at: f.at(23), limit: 3)
-        #expect(try f.store.lookupToken(hash: coded.hash)?.supersededAt == f.at(23), "at the limit")
-        #expect(try f.store.lookupToken(hash: coded2.hash)?.supersededAt == f.at(23))
-        #expect(try f.store.lookupToken(hash: late.hash)?.supersededAt == nil, "counted from its own issue")
-        #expect(try f.store.lookupToken(hash: uncoded.hash)?.supersededAt == nil, "no code, nothing to count")
-        #expect(try f.store.lookupToken(hash: otherPurpose.hash)?.supersededAt == nil)
-        #expect(try f.store.lookupToken(hash: bobs.hash)?.supersededAt == nil)
-        #expect(try f.store.lookupToken(hash: usedCoded.hash)?.supersededAt == nil, "a spent token is not counted")
-        try f.store.recordWrongCode(userID: user.id, purpose: .confirm, at: f.at(24), limit: 3)
-        try f.store.recordWrongCode(userID: user.id, purpose: .confirm, at: f.at(25), limit: 3)
-        #expect(try f.store.lookupToken(hash: late.hash)?.supersededAt == f.at(25))
-        #expect(try f.store.lookupToken(hash: coded.hash)?.supersededAt == f.at(23), "superseded once")
+        #expect(try !codeWorks(user, .confirm, digest, at: 24), "at the limit the code is retired")
+        #expect(try linkWorks(coded, at: 24), "and only the code: the link in the owner's mail still works")
+        #expect(try f.store.lookupToken(hash: coded.hash)?.supersededAt == nil)
+        #expect(try linkWorks(otherPurpose, at: 24) && linkWorks(bobs, at: 24))
+
+        // A new mail's code retires the older live codes of its purpose, not their links.
+        let newerDigest = f.digest()
+        let newer = try f.issued(.confirm, for: user, at: 30, code: newerDigest)
+        #expect(try codeWorks(user, .confirm, newerDigest, at: 30))
+        let newest = try f.issued(.confirm, for: user, at: 31, code: digest)
+        #expect(try !codeWorks(user, .confirm, newerDigest, at: 32), "the older mail's code is retired")
+        #expect(try codeWorks(user, .confirm, digest, at: 32), "the newest mail's code")
+        #expect(try f.store.checkToken(.code(userID: user.id, digest: digest), purpose: .confirm, now: f.at(32)).value?.id
+            == user.id)
+        #expect(try linkWorks(newer, at: 32) && linkWorks(newest, at: 32) && linkWorks(coded, at: 32))
     }
 }

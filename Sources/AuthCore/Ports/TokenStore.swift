@@ -13,7 +13,8 @@ import Foundation
 /// issued before it, including one whose insert raced the change.
 public protocol TokenStore: Sendable {
     /// Inserts the token row (with the user's current `password_version`) and its mail's outbox row in one
-    /// transaction (transactional outbox).
+    /// transaction (transactional outbox). A token with a code retires the codes of the user's older live tokens
+    /// of its purpose: one mail's code works at a time (their links stay, for mails read out of order).
     func issueToken(_ token: NewToken) throws
 
     /// A sign-up for an address whose account is still unconfirmed ("contested"), atomically and only while the
@@ -68,8 +69,9 @@ public protocol TokenStore: Sendable {
     ///   and the token stays as it was.
     func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
-    /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one of them, and
-    /// supersede those that reach `limit` (the user must ask for a new mail), atomically.
+    /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one with a code,
+    /// and retire the code of those that reach `limit`, atomically. Only the code: the link stays redeemable, so
+    /// strangers' guesses at the code can never spend the link in the owner's mailbox.
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws
 }
 

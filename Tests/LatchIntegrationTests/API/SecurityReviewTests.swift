@@ -102,3 +102,33 @@ extension SecurityReviewTests {
         #expect(try app.count("SELECT count(*) FROM users WHERE email_key = 'throwaway@example.com'") == 0)
     }
 }
+
+extension SecurityReviewTests {
+    /// Finding 10: strangers' five wrong codes used to spend the owner's newest link, and every resend left
+    /// another live code. Wrong codes now retire the code only, and a new mail's code retires the older ones.
+    @Test func strangersWrongCodesNeverSpendTheOwnersLink() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        #expect(try app.signUp("owner@example.com", Self.password).status == 202)
+        for attempt in 0..<6 {
+            let guess = try app.post("/v1/confirm", fields: ["email": "owner@example.com", "code": "1234567\(attempt)"])
+            #expect(guess.status == 400 && ErrorJSON.code(guess) == "invalid_code", "\(guess.text)")
+        }
+        let confirm = try app.confirm(try app.confirmToken("owner@example.com"))
+        #expect(confirm.status == 200, "\(confirm.text)")
+    }
+
+    @Test func aResendRetiresTheOlderCodes() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        #expect(try app.signUp("owner@example.com", Self.password).status == 202)
+        for _ in 0..<2 {
+            #expect(try app.post("/v1/confirm/resend", fields: ["email": "owner@example.com"]).status == 202)
+        }
+        #expect(try app.count("""
+            SELECT count(*) FROM auth_tokens WHERE code_hmac IS NOT NULL AND used_at IS NULL AND superseded_at IS NULL
+            """) == 1)
+        #expect(try app.count("SELECT count(*) FROM auth_tokens WHERE used_at IS NULL AND superseded_at IS NULL") == 3,
+                "every link still works")
+    }
+}
