@@ -31,7 +31,7 @@ extension PostgresAuthStore {
             )
             SELECT (SELECT count FROM address_hit), (SELECT count FROM own_hit),
                    d.user_id, d.email_key, d.expires_at, d.failures, d.last_failure_at,
-                   f.count, f.last_failure_at,
+                   f.count, f.last_failure_at, f.since_success,
                    \(unescaped: Self.userColumnList("u"))
             FROM (SELECT 1) AS one
             LEFT JOIN device d ON true
@@ -50,9 +50,10 @@ extension PostgresAuthStore {
                 failures: lastFailure.map { SignInFailures(count: count, lastFailureAt: $0) })
         }
         let failures: SignInFailures? = try row.decode(Int?.self, column: 7).map {
-            SignInFailures(count: $0, lastFailureAt: try row.decode(Date.self, column: 8))
+            SignInFailures(count: $0, lastFailureAt: try row.decode(Date.self, column: 8),
+                           sinceSuccess: try row.decode(Int.self, column: 9))
         }
-        let userColumn = 9
+        let userColumn = 10
         let user = try row.decode(UUID?.self, column: userColumn) == nil ? nil : try StoreRows.user(row, at: userColumn)
         return SignInPreparation(
             addressHits: try row.decode(Int?.self, column: 0), ownHits: try row.decode(Int?.self, column: 1),

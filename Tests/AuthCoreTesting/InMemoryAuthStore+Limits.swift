@@ -34,7 +34,8 @@ extension InMemoryAuthStore {
             if let previous = state.failures[emailKey], previous.lastFailureAt >= forgetBefore {
                 count = previous.count + 1
             }
-            let failures = SignInFailures(count: count, lastFailureAt: at)
+            let failures = SignInFailures(count: count, lastFailureAt: at,
+                                          sinceSuccess: (state.failures[emailKey]?.sinceSuccess ?? 0) + 1)
             state.failures[emailKey] = failures
             return failures
         }

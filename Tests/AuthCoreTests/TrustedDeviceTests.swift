@@ -32,6 +32,41 @@ import Testing
         #expect(!h.store.snapshot.devices.keys.contains(Data(device.utf8)))
     }
 
+    /// Security review finding 11 (NIST SP 800-63B §5.2.2): after 100 failures since the last success, password
+    /// sign-in without a trusted device is refused until a reset, and the owner is mailed a reset link once, when
+    /// the cap is reached.
+    @Test func aHundredFailuresSinceTheLastSuccessStopUntrustedSignInAndMailAResetLink() throws {
+        let h = Harness()
+        try h.confirmedUser()
+        let device = try #require(try signIn(h).deviceToken)
+        let cap = h.service.configuration.lockout.maxFailuresSinceSuccess
+        let resetsBefore = h.store.mails.filter { $0.kind == .resetPassword }.count
+        var failures = 0
+        while failures < cap {
+            // Past each backoff and window, so every guess is counted (the lockout alone would only slow them).
+            h.clock.advance(by: h.service.configuration.lockout.cap + 1)
+            #expect(throws: AuthError.invalidCredentials) {
+                try signIn(h, password: "wrong guess \(failures)", ip: "198.51.100.\(failures % 250)")
+            }
+            failures += 1
+        }
+        #expect(h.store.mails.filter { $0.kind == .resetPassword }.count == resetsBefore + 1)
+        h.clock.advance(by: h.service.configuration.lockout.cap + 1)
+        #expect {
+            try signIn(h)
+        } throws: { error in
+            if case .rateLimited = error as? AuthError { true } else { false }
+        }
+        // The owner's trusted device still signs in; untrusted clients wait for the reset, which ends the cap.
+        _ = try signIn(h, device: device)
+        #expect(throws: (any Error).self) { try signIn(h) }
+        let link = try #require(h.store.mails.last { $0.kind == .resetPassword }?.deepLink)
+        let token = try #require(URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "token" }?.value)
+        try h.service.resetPassword(token: token, newPassword: "a brand new passphrase", ip: nil)
+        _ = try signIn(h, password: "a brand new passphrase")
+    }
+
     @Test func othersCannotLockTheOwnerOutOfATrustedDevice() throws {
         let h = Harness()
         try h.confirmedUser()

@@ -42,7 +42,8 @@ struct PostgresAuthStoreLimitsTests {
             == SignInFailures(count: 2, lastFailureAt: fixture.at(20)), "a failure exactly at forgetBefore counts")
         #expect(try store.signInFailures(emailKey: key) == SignInFailures(count: 2, lastFailureAt: fixture.at(20)))
         #expect(try store.recordSignInFailure(emailKey: key, at: fixture.at(500), forgetBefore: fixture.at(21))
-            == SignInFailures(count: 1, lastFailureAt: fixture.at(500)), "an old streak restarts")
+            == SignInFailures(count: 1, lastFailureAt: fixture.at(500), sinceSuccess: 3),
+                "an old streak restarts the lockout's count, not the count since the last success")
         #expect(try store.recordSignInFailure(emailKey: "bob@example.com", at: fixture.at(1), forgetBefore: fixture.t0)
             .count == 1)
 

@@ -46,7 +46,8 @@ enum LimitContract {
             == SignInFailures(count: 3, lastFailureAt: f.at(30)), "a failure at forgetBefore is not older")
         #expect(try f.store.signInFailures(emailKey: key) == SignInFailures(count: 3, lastFailureAt: f.at(30)))
         #expect(try f.store.recordSignInFailure(emailKey: key, at: f.at(40), forgetBefore: f.at(31))
-            == SignInFailures(count: 1, lastFailureAt: f.at(40)), "older than forgetBefore: restarts")
+            == SignInFailures(count: 1, lastFailureAt: f.at(40), sinceSuccess: 4),
+                "older than forgetBefore: the lockout's count restarts, the count since the last success does not")
         _ = try f.store.recordSignInFailure(emailKey: "bob@example.com", at: f.at(40), forgetBefore: f.at(0))
 
         try f.store.resetSignInFailures(emailKey: key)

@@ -28,7 +28,7 @@ extension AuthService {
             throw try signInFailed(email, device: device, user: nil, reason: "unknown_email", ip: ip)
         }
         guard ports.hasher.verify(password, against: user.passwordHash) else {
-            throw try signInFailed(email, device: device, user: user.id, reason: "wrong_password", ip: ip)
+            throw try signInFailed(email, device: device, user: user, reason: "wrong_password", ip: ip)
         }
         // The password was right: whatever follows, this was not a guess (a trusted device's failures are its
         // own). A sign-in that succeeds forgives in its own statement.
@@ -91,6 +91,12 @@ extension AuthService {
         try check(limits.signInPerEmail, count: prepared.ownHits ?? 0, windowStart: ownWindow, now: now)
         let device = prepared.device.flatMap { record in deviceHash.map { PresentedDevice(hash: $0, record: record) } }
         try enforceLockout(device?.record.failures ?? (device == nil ? prepared.failures : nil))
+        // The cap on failures since the last success (NIST SP 800-63B §5.2.2), for clients without a trusted
+        // device: the owner was mailed a reset link when it was reached. Answered as a lockout, for every address.
+        let lockout = configuration.lockout
+        if device == nil, let failures = prepared.failures, failures.sinceSuccess >= lockout.maxFailuresSinceSuccess {
+            throw AuthError.rateLimited(retryAfter: Self.wholeSeconds(lockout.cap))
+        }
         return (device, prepared.user)
     }
 
@@ -102,9 +108,11 @@ extension AuthService {
     }
 
     /// Counts the failure towards the email's lockout (which untrusted clients obey) and, from a trusted device,
-    /// towards that device's own; audits it (reason only, never the password) and returns the error.
+    /// towards that device's own; audits it (reason only, never the password) and returns the error. The failure
+    /// that reaches the cap since the last success mails the account's owner a reset link, in the same
+    /// transaction: password sign-in without a trusted device now waits for it.
     private func signInFailed(
-        _ email: EmailAddress, device: PresentedDevice?, user: UserID?, reason: String, ip: String?
+        _ email: EmailAddress, device: PresentedDevice?, user: UserRecord?, reason: String, ip: String?
     ) throws -> AuthError {
         let now = ports.clock.now()
         let forgetBefore = now.addingTimeInterval(-configuration.lockout.forgetAfter)
@@ -115,7 +123,11 @@ extension AuthService {
                 let own = try store.recordDeviceFailure(tokenHash: device.hash, at: now, forgetBefore: forgetBefore)
                 detail["device_failures"] = String(own?.count ?? 0)
             }
-            try store.record(event(.signInFailed, user: user, ip: ip, detail: detail))
+            if let user, !user.isDisabled, failures.sinceSuccess == configuration.lockout.maxFailuresSinceSuccess {
+                try store.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now))
+                detail["reset_link_sent"] = "true"
+            }
+            try store.record(event(.signInFailed, user: user?.id, ip: ip, detail: detail))
         }
         return .invalidCredentials
     }

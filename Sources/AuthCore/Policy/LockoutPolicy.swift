@@ -10,6 +10,10 @@ public struct LockoutPolicy: Hashable, Sendable, Codable {
     public var base: TimeInterval
     public var cap: TimeInterval
     public var forgetAfter: TimeInterval
+    /// NIST SP 800-63B §5.2.2: after this many failures since the last success, password sign-in for the address
+    /// is refused (trusted devices excepted) until a reset, which the owner is mailed a link for when the cap is
+    /// reached.
+    public var maxFailuresSinceSuccess = 100
 
     public init(threshold: Int = 5, base: TimeInterval = 30, cap: TimeInterval = 15 * 60, forgetAfter: TimeInterval = 24 * 3600) {
         self.threshold = threshold

@@ -132,3 +132,35 @@ extension SecurityReviewTests {
                 "every link still works")
     }
 }
+
+extension SecurityReviewTests {
+    /// Finding 11 (NIST SP 800-63B §5.2.2): password sign-in used to go on without end. After 100 failures since
+    /// the last success it is refused without a trusted device, and the owner is mailed a reset link.
+    @Test func aHundredFailuresSinceTheLastSuccessNeedTheOwnersDeviceOrAReset() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        _ = try app.signUpAndConfirm("owner@example.com", Self.password)
+        let trusted = try app.signIn("owner@example.com", Self.password)
+        let device = try #require(try JSONSerialization.jsonObject(with: Data(trusted.text.utf8)) as? [String: Any])["device_token"]
+            as? String
+        // 99 failures since the last success, long ago enough that the lockout has forgotten them (the row as a
+        // patient attacker leaves it), then the hundredth.
+        try app.sql("""
+            INSERT INTO signin_failures (email_key, count, last_failure_at, since_success)
+            VALUES ('owner@example.com', 1, now() - interval '2 days', 99)
+            ON CONFLICT (email_key) DO UPDATE SET count = 1, last_failure_at = now() - interval '2 days', since_success = 99
+            """)
+        let resetsBefore = try app.outboxCount(to: "owner@example.com", kind: .resetPassword)
+        #expect(try app.signIn("owner@example.com", "a wrong guess here").status == 401)
+        #expect(try app.outboxCount(to: "owner@example.com", kind: .resetPassword) == resetsBefore + 1)
+
+        let refused = try app.signIn("owner@example.com", Self.password)
+        #expect(refused.status == 429, "\(refused.text)")
+        let fromDevice = try app.post("/v1/signin", fields: [
+            "email": "owner@example.com", "password": Self.password, "device_token": try #require(device),
+        ])
+        #expect(fromDevice.status == 200, "\(fromDevice.text)")
+        #expect(try app.resetPassword(try app.resetToken("owner@example.com"), Self.newPassword).status == 200)
+        #expect(try app.signIn("owner@example.com", Self.newPassword).status == 200)
+    }
+}
