@@ -16,8 +16,13 @@ enum TokensCommand {
     }
 
     static func purge(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
-        let retention = try context.configuration().retention
-        let result = try context.adminStore().purge(now: context.clock.now(), retention: retention)
+        let configuration = try context.configuration()
+        let retention = configuration.retention
+        // The actor is optional here, unlike other writes to the audit log: cron and timers often set no USER, and
+        // a purge that stopped running would leave addresses taken forever.
+        let result = try context.adminStore().purge(
+            now: context.clock.now(), retention: retention, unconfirmedTTL: configuration.unconfirmedTTL,
+            actor: context.globals.actor)
         let counts: [(String, Int)] = [
             ("tokens", result.tokens), ("sessions", result.sessions), ("refresh_tokens", result.refreshTokens),
             ("mail", result.mail), ("rate_limit_windows", result.rateLimitWindows),
