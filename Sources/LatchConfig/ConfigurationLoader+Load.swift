@@ -18,7 +18,7 @@ extension ConfigurationLoader {
             lease: try duration("LATCH_OUTBOX_LEASE")
         )
         let listen = try listenAddress("LATCH_LISTEN")
-        return LatchConfiguration(
+        let configuration = LatchConfiguration(
             databaseURL: try databaseURL(),
             serverSecret: try serverSecret(),
             listen: listen,
@@ -46,8 +46,22 @@ extension ConfigurationLoader {
                 parallelism: try integer("LATCH_ARGON2_PARALLELISM", range: 1...64)
             ),
             outbox: outbox,
-            retention: try duration("LATCH_RETENTION")
+            retention: try duration("LATCH_RETENTION"),
+            unconfirmedTTL: try duration("LATCH_UNCONFIRMED_TTL")
         )
+        try checkUnconfirmedTTL(of: configuration)
+        return configuration
+    }
+
+    /// A wait shorter than a confirmation link's lifetime would let the purge delete an account whose first link
+    /// still works, and the person who follows it would find no account.
+    private func checkUnconfirmedTTL(of configuration: LatchConfiguration) throws(ConfigurationError) {
+        let confirmTTL = configuration.auth.confirmTokenTTL
+        guard configuration.unconfirmedTTL >= confirmTTL else {
+            throw ConfigurationError(
+                variable: "LATCH_UNCONFIRMED_TTL",
+                problem: "must not be shorter than LATCH_CONFIRM_TTL (\(DurationParser.format(confirmTTL)))")
+        }
     }
 
     private func authConfiguration() throws(ConfigurationError) -> AuthConfiguration {

@@ -65,6 +65,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_OUTBOX_POLL", "outbox poll interval when no notification arrives", "5s"),
         ("LATCH_OUTBOX_LEASE", "how long a claimed mail is held before another worker may take it (after a crash)", "2m"),
         ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
+        ("LATCH_UNCONFIRMED_TTL", "how long an account may stay unconfirmed before the purge deletes it", "7d"),
     ]
 
     private let values: [String: String]

@@ -83,4 +83,7 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var outbox: Outbox
     /// How long expired tokens, ended sessions and sent mail are kept before `latchctl tokens purge` deletes them.
     public var retention: TimeInterval
+    /// How long an account may stay unconfirmed before `latchctl tokens purge` deletes it, so an address nobody
+    /// confirmed is free again. Never shorter than the confirmation link's lifetime (the loader refuses it).
+    public var unconfirmedTTL: TimeInterval
 }

@@ -63,6 +63,25 @@ import Testing
         #expect(problemVariable(["LATCH_JWKS_MAX_AGE": "2d"]) == "LATCH_JWKS_MAX_AGE")
     }
 
+    /// How long the purge leaves an account nobody confirmed: a week unless set, and never less than the
+    /// confirmation link lives, or the purge could delete an account whose first link still works.
+    @Test func unconfirmedTTLDefaultsToAWeekAndOutlivesTheConfirmLink() throws {
+        #expect(try load().unconfirmedTTL == 7 * 86_400)
+        #expect(try load(["LATCH_UNCONFIRMED_TTL": "14d"]).unconfirmedTTL == 14 * 86_400)
+        #expect(try load(["LATCH_UNCONFIRMED_TTL": "90000"]).unconfirmedTTL == 90_000, "bare seconds, as the others")
+        #expect(try load(arguments: ["--unconfirmed-ttl", "36h"]).unconfirmedTTL == 36 * 3600)
+        #expect(try load(["LATCH_UNCONFIRMED_TTL": "24h"]).unconfirmedTTL == 86_400, "as long as the link may be")
+        #expect(try load(["LATCH_CONFIRM_TTL": "1h", "LATCH_UNCONFIRMED_TTL": "2h"]).unconfirmedTTL == 7200)
+        for value in ["0", "0s", "-1d", "a week", "7 d", "7w"] {
+            #expect(problemVariable(["LATCH_UNCONFIRMED_TTL": value]) == "LATCH_UNCONFIRMED_TTL", "\(value)")
+        }
+        #expect(throws: ConfigurationError(
+            variable: "LATCH_UNCONFIRMED_TTL", problem: "must not be shorter than LATCH_CONFIRM_TTL (1d)"
+        )) { try load(["LATCH_UNCONFIRMED_TTL": "23h"]) }
+        // A longer link with the default week is refused too, naming the setting to raise.
+        #expect(problemVariable(["LATCH_CONFIRM_TTL": "10d"]) == "LATCH_UNCONFIRMED_TTL")
+    }
+
     @Test func flagsOverrideTheEnvironment() throws {
         let config = try load(["LATCH_LISTEN": "127.0.0.1:1"], arguments: ["--listen", "0.0.0.0:9090", "--reset-ttl=30m", "--rate-signin-ip", "7/2m"])
         #expect(config.listen == .init(host: "0.0.0.0", port: 9090))
@@ -115,6 +134,8 @@ import Testing
         ("LATCH_MAX_CONNECTIONS", "0"),
         ("LATCH_HEADER_TIMEOUT", "soon"),
         ("LATCH_BODY_TIMEOUT", "5s"),
+        ("LATCH_UNCONFIRMED_TTL", "0s"),
+        ("LATCH_UNCONFIRMED_TTL", "12h"),
     ])
     func invalidValuesNameTheirVariable(name: String, value: String) {
         #expect(problemVariable([name: value]) == name)

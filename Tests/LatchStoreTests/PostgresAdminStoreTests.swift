@@ -115,7 +115,8 @@ struct PostgresAdminStoreTests {
         _ = try fixture.store.recordSignInFailure(emailKey: "old", at: fixture.t0, forgetBefore: fixture.t0)
         try fixture.store.record(AuditEvent(name: .signUp, at: fixture.t0, userID: ann.id, ip: nil))
 
-        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day)
+        // Ann never confirmed: a long unconfirmed TTL keeps her here (the accounts' purge is tested below).
+        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day)
         // Each sign-in trusted its device for a day: the two from day 0 are long gone, day 50's is not.
         #expect(result == PurgeResult(tokens: 1, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
                                       signInFailures: 1, trustedDevices: 2))
@@ -124,6 +125,75 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1)
         #expect(try fixture.count("SELECT count(*) FROM rate_limits") == 1)
         #expect(try fixture.admin.listAudit().count == 4, "the audit log is kept: the sign-up and three sign-ins")
-        #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day).total == 0)
+        #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day).total == 0)
+    }
+
+    /// Issue 24: a sign-up nobody confirms stops holding its address once the unconfirmed TTL has passed. It goes
+    /// as a deletion does (links, sessions, unsent mail; the address forgotten), and a confirmed account never.
+    @Test func purgeDeletesAccountsLeftUnconfirmedPastTheTTLAndNoOthers() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let day: TimeInterval = 86400
+        let now = fixture.at(30 * day)
+        /// A sign-up `days` before `now`, with its confirm link and mail and its audit row naming the address.
+        func signUp(_ email: String, daysAgo days: Double) throws -> (user: UserRecord, link: String) {
+            let id = UserID()
+            let created = now.addingTimeInterval(-days * day)
+            let (raw, token) = fixture.newToken(for: id, email: email, createdAt: created)
+            let user = try fixture.store.createUser(
+                NewUser(id: id, email: try EmailAddress(email), passwordHash: "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA",
+                        createdAt: created),
+                confirmation: token)
+            try fixture.store.record(AuditEvent(name: .signUp, at: created, userID: id, ip: nil, detail: ["email": email]))
+            return (user, raw)
+        }
+        let (stale, staleLink) = try signUp("stale@example.com", daysAgo: 8)
+        let (recent, _) = try signUp("recent@example.com", daysAgo: 6)
+        let (confirmed, _) = try signUp("confirmed@example.com", daysAgo: 30)
+        let (disabled, _) = try signUp("disabled@example.com", daysAgo: 30)
+        try fixture.store.markEmailConfirmed(userID: confirmed.id, at: fixture.at(3600))
+        try fixture.store.markEmailConfirmed(userID: disabled.id, at: fixture.at(3600))
+        try fixture.store.setDisabled(userID: disabled.id, at: fixture.at(day))
+        // The stale account's first mail went out; a resent link's mail still waits. It has a session too.
+        let sent = try #require(try fixture.queue.claimDue(limit: 10, now: now, leaseUntil: now.addingTimeInterval(60))
+            .first { $0.mail.recipient == "stale@example.com" })
+        try fixture.queue.markSent(id: sent.id, at: now)
+        try fixture.store.issueToken(
+            fixture.newToken(for: stale.id, email: stale.email, createdAt: now.addingTimeInterval(-day)).token)
+        _ = try fixture.makeSession(for: stale.id, now: now.addingTimeInterval(-7 * day))
+
+        // A long retention: only the accounts' purge deletes anything here.
+        let result = try fixture.admin.purge(now: now, retention: 60 * day, unconfirmedTTL: 7 * day, actor: "opal")
+        #expect(result == PurgeResult(tokens: 0, sessions: 0, refreshTokens: 0, mail: 0, rateLimitWindows: 0,
+                                      signInFailures: 0, trustedDevices: 0, unconfirmedUsers: 1))
+        #expect(Set(try fixture.admin.listUsers(now: now).map(\.id)) == [recent.id, confirmed.id, disabled.id])
+        #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(staleLink)) == nil)
+        for table in ["auth_tokens", "sessions", "refresh_tokens", "trusted_devices"] {
+            #expect(try fixture.count("SELECT count(*) FROM \(table) WHERE user_id = $1", [stale.id.rawValue]) == 0,
+                    "\(table)")
+        }
+        #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE user_id = $1", [recent.id.rawValue]) == 1)
+        // The waiting mail (it carries a live link) is gone; the sent one stays for the record, without recipient.
+        #expect(try fixture.count("SELECT count(*) FROM outbox WHERE user_id = $1", [stale.id.rawValue]) == 1)
+        #expect(try fixture.count("SELECT count(*) FROM outbox WHERE id = $1 AND recipient = ''", [sent.id]) == 1)
+        #expect(try fixture.count("SELECT count(*) FROM outbox WHERE recipient = 'recent@example.com'") == 1)
+
+        // One audit row, with the account's id and the operator and no address; the sign-up row forgot it too.
+        let rows = try fixture.pool.query(
+            "SELECT user_id, detail->>'actor', detail::text FROM audit_log WHERE event = 'unconfirmed_purged'", [])
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(try row.decode(UUID.self, column: 0) == stale.id.rawValue)
+        #expect(try row.decode(String.self, column: 1) == "opal")
+        let detail = try row.decode(String.self, column: 2)
+        #expect(!detail.contains("stale") && !detail.contains("@"), "\(detail)")
+        #expect(try fixture.count("SELECT count(*) FROM audit_log WHERE detail::text ILIKE '%stale%'") == 0)
+        #expect(try fixture.count("SELECT count(*) FROM audit_log WHERE detail->>'email' = 'recent@example.com'") == 1)
+
+        // The address is free: it signs up again, and that fresh account is not purged.
+        let (again, _) = try signUp("stale@example.com", daysAgo: 0)
+        #expect(again.id != stale.id)
+        #expect(try fixture.admin.purge(now: now, retention: 60 * day, unconfirmedTTL: 7 * day).unconfirmedUsers == 0)
+        #expect(try fixture.store.findUser(id: again.id) != nil)
     }
 }

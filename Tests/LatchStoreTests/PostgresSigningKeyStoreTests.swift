@@ -129,10 +129,11 @@ import Testing
         try keys.changeSigningKeys { _ in SigningKeyChange(revoked: [revoked.kid: fixture.at(3 * day)]) }
 
         // Cutoff day 2: the key replaced on day 1 goes; the one revoked on day 3 not yet.
-        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 48 * day)
+        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 48 * day, unconfirmedTTL: 7 * day)
         #expect(result.signingKeys == 1)
         #expect(try keys.signingKeys().map(\.kid) == [current.kid, revoked.kid, waiting.kid])
-        #expect(try fixture.admin.purge(now: fixture.at(40 * day), retention: 1 * day).signingKeys == 1)
+        #expect(try fixture.admin.purge(now: fixture.at(40 * day), retention: 1 * day, unconfirmedTTL: 7 * day)
+            .signingKeys == 1)
         #expect(try keys.signingKeys().map(\.kid) == [current.kid, waiting.kid],
                 "the current key stays: the only later one waits to take over")
     }

@@ -35,6 +35,9 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case userEnabled = "user_enabled"
     /// latchctl deleted an account (the audit log keeps its rows).
     case userDeleted = "user_deleted"
+    /// The purge deleted an account left unconfirmed past `LATCH_UNCONFIRMED_TTL`, so the address is free to sign
+    /// up again; the row keeps the user id, no address (the address may never have been the signer's own).
+    case unconfirmedPurged = "unconfirmed_purged"
     /// latchctl cleared an email's sign-in lockout and per-email sign-in limit.
     case userUnlocked = "user_unlocked"
     /// An access-token signing key was made: the first one, a rotation's next key, or a replacement.

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import PostgresClient
 
@@ -6,13 +7,20 @@ extension PostgresAdminStore {
     /// superseded tokens, revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit
     /// windows, sign-in failure counters, expired trusted devices, and signing keys revoked or replaced (a later,
     /// unrevoked key took over) before the cutoff: their tokens expired long ago, and the key that signs now is
-    /// never one of them. The audit log is kept.
+    /// never one of them. The audit log is kept. In the same transaction, accounts left unconfirmed for longer than
+    /// `unconfirmedTTL` are deleted (`unconfirmedAccountsPurge`), so no address stays taken by a sign-up nobody
+    /// confirmed.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
-    public func purge(now: Date, retention: TimeInterval) throws -> PurgeResult {
+    /// - Parameter actor: the operator's name for the purged accounts' audit rows, when known (cron may not say).
+    public func purge(now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil) throws
+        -> PurgeResult
+    {
         let cutoff = now.addingTimeInterval(-max(0, retention))
+        let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor)
         return try pool.transaction { connection in
-            func delete(_ statement: PostgresQuery) throws -> Int { try connection.query(statement).affectedRows }
+            // A closure: as a local func, Swift 6.3 warns that its `try` calls nothing that throws (it does).
+            let delete = { (statement: PostgresQuery) throws -> Int in try connection.query(statement).affectedRows }
             // Spent, replaced or expired links.
             let tokens = try delete(
                 "DELETE FROM auth_tokens WHERE expires_at < \(cutoff) OR used_at < \(cutoff) OR superseded_at < \(cutoff)")
@@ -23,7 +31,7 @@ extension PostgresAdminStore {
                 WHERE expires_at < \(cutoff) OR revoked_at < \(cutoff)
                    OR session_id IN (SELECT id FROM sessions WHERE revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff))
                 """)
-            return PurgeResult(
+            var result = PurgeResult(
                 tokens: tokens,
                 sessions: try delete(
                     "DELETE FROM sessions WHERE revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff)"),
@@ -40,6 +48,45 @@ extension PostgresAdminStore {
                                     AND later.activates_at < \(cutoff))
                     """)
             )
+            // Last, so the counts above stay rows that ended; the accounts' own rows go with them uncounted.
+            result.unconfirmedUsers = try delete(unconfirmedAccounts)
+            return result
         }
+    }
+
+    /// One statement deleting the accounts never confirmed and created more than `ttl` before `now`, as a deletion
+    /// does but without its notice (nobody showed the address was theirs, so nothing is mailed to it): their
+    /// links, sessions, refresh tokens and devices go by foreign-key cascade, their unsent mail is dropped (it may
+    /// carry a live link), sent mail and their audit rows forget the address, and each gets an
+    /// `unconfirmed_purged` row with its id and no address. Its rows affected are those audit rows, one per account.
+    ///
+    /// Confirmation is what shows an address is its owner's, so a confirmed account is never purged, disabled or
+    /// not. Only the account's own rows (by `user_id`) are touched: rate limits and sign-in failures are kept by
+    /// address, not account, and go under the retention like any other. The DELETE re-checks
+    /// `email_confirmed_at` on a row a confirmation updated meanwhile (READ COMMITTED), so an account confirmed
+    /// while the purge runs stays.
+    private func unconfirmedAccountsPurge(now: Date, ttl: TimeInterval, actor: String?) throws -> PostgresQuery {
+        let cutoff = now.addingTimeInterval(-max(0, ttl))
+        var detail = ["source": "latchctl", "unconfirmed_ttl_seconds": String(Int(ttl.rounded()))]
+        detail["actor"] = actor
+        return """
+            WITH purged AS (
+                DELETE FROM users WHERE email_confirmed_at IS NULL AND created_at < \(cutoff)
+                RETURNING id
+            ), dropped_mail AS (
+                DELETE FROM outbox
+                WHERE user_id IN (SELECT id FROM purged) AND sent_at IS NULL AND failed_at IS NULL
+            ), forgotten_mail AS (
+                UPDATE outbox SET recipient = ''
+                WHERE user_id IN (SELECT id FROM purged) AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)
+            ), forgotten_audit AS (
+                UPDATE audit_log SET detail = detail - 'email' - 'old_email' - 'new_email'
+                WHERE user_id IN (SELECT id FROM purged)
+            )
+            INSERT INTO audit_log (at, user_id, event, ip, detail)
+            SELECT \(now), id, \(AuditEventName.unconfirmedPurged.rawValue)::text, NULL,
+                   \(try PostgresJSON(encoding: detail))
+            FROM purged
+            """
     }
 }

@@ -1,4 +1,4 @@
-/// Rows deleted by `PostgresAdminStore.purge`, per table.
+/// Rows deleted by `PostgresAdminStore.purge`, per table, and the unconfirmed accounts it deleted.
 public struct PurgeResult: Hashable, Sendable {
     /// Confirm and reset tokens expired, used or superseded before the cutoff.
     public var tokens: Int
@@ -16,12 +16,16 @@ public struct PurgeResult: Hashable, Sendable {
     public var trustedDevices: Int
     /// Signing keys revoked, or replaced by a later key, before the cutoff.
     public var signingKeys: Int
+    /// Accounts left unconfirmed past the unconfirmed TTL. Each counts once: the links, sessions and mail that went
+    /// with it are not counted above.
+    public var unconfirmedUsers: Int
 
     public init(
         tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int,
-        trustedDevices: Int, signingKeys: Int = 0
+        trustedDevices: Int, signingKeys: Int = 0, unconfirmedUsers: Int = 0
     ) {
         self.signingKeys = signingKeys
+        self.unconfirmedUsers = unconfirmedUsers
         self.tokens = tokens
         self.sessions = sessions
         self.refreshTokens = refreshTokens
@@ -31,8 +35,9 @@ public struct PurgeResult: Hashable, Sendable {
         self.trustedDevices = trustedDevices
     }
 
-    /// Every row deleted.
+    /// Every row counted above, a purged account as one.
     public var total: Int {
         tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures + trustedDevices + signingKeys
+            + unconfirmedUsers
     }
 }

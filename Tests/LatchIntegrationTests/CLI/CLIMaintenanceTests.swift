@@ -107,6 +107,44 @@ import Testing
         let left = try app.pool.query("SELECT purpose FROM auth_tokens")
         #expect(try left.map { try $0.decode(String.self, column: 0) } == ["confirm"])
         let text = try latchctl("tokens", "purge", environment: ["LATCH_RETENTION": "1d"]).standardOutput
-        #expect(text.hasPrefix("deleted 0 rows ended more than 1d ago\nTABLE "))
+        #expect(text.hasPrefix("deleted 0 rows ended more than 1d ago\n"
+            + "deleted 0 accounts unconfirmed for more than 7d, with their links, sessions and unsent mail\nTABLE "))
+    }
+
+    /// Issue 24: sign-ups nobody confirmed within LATCH_UNCONFIRMED_TTL are deleted, and the output says how many.
+    @Test func purgeReportsTheAccountsLeftUnconfirmedPastTheTTL() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        try CLILinkTests.signUp(app, "old@example.com")
+        try CLILinkTests.signUp(app, "new@example.com")
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        let created = try latchctl("users", "create", "kept@example.com", "--password-stdin", "--confirmed",
+                                   stdin: CLIUserTests.password)
+        #expect(created.status == 0, "\(created)")
+        try app.pool.query("UPDATE users SET created_at = now() - interval '8 days' WHERE email <> 'new@example.com'")
+        try app.pool.query("UPDATE users SET created_at = now() - interval '3 days' WHERE email = 'new@example.com'")
+
+        let purged = try latchctl("tokens", "purge", "--json").jsonObject()
+        #expect(purged["unconfirmed_users"] as? Int == 1)
+        #expect(purged["unconfirmed_ttl_seconds"] as? Int == 604_800)
+        let left = try app.pool.query("SELECT email::text FROM users ORDER BY email")
+        #expect(try left.map { try $0.decode(String.self, column: 0) } == ["kept@example.com", "new@example.com"])
+        let audit = try latchctl("audit", "--json").jsonArray().filter { $0["event"] as? String == "unconfirmed_purged" }
+        #expect(audit.count == 1)
+        #expect((audit.first?["detail"] as? [String: Any])?["actor"] as? String == "opal")
+        #expect(!"\(audit)".contains("old@"), "the row names no address")
+        // The address is free again.
+        try CLILinkTests.signUp(app, "old@example.com")
+        #expect(try app.count("SELECT count(*) FROM users WHERE email = 'old@example.com'") == 1)
+
+        let text = try latchctl("tokens", "purge", environment: ["LATCH_UNCONFIRMED_TTL": "2d"])
+        #expect(text.standardOutput.contains(
+            "\ndeleted 1 account unconfirmed for more than 2d, with their links, sessions and unsent mail\n"), "\(text)")
+        let row = text.standardOutput.split(separator: "\n").first { $0.hasPrefix("unconfirmed_users ") }
+        #expect(row?.split(separator: " ").last == "1", "\(text)")
+
+        let refused = try latchctl("tokens", "purge", environment: ["LATCH_UNCONFIRMED_TTL": "1h"])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.standardError.contains("LATCH_UNCONFIRMED_TTL: must not be shorter than LATCH_CONFIRM_TTL"))
     }
 }
