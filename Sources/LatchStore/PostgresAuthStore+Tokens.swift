@@ -109,13 +109,14 @@ extension PostgresAuthStore {
         }
     }
 
-    public func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID? {
+    public func pendingEmailChangeOwners(newEmailKey: String) throws -> [UserID] {
         try database.query("""
             SELECT user_id FROM auth_tokens
             WHERE new_email_key = \(newEmailKey)::text AND purpose = 'email_change' AND used_at IS NULL
               AND superseded_at IS NULL
-            ORDER BY created_at DESC LIMIT 1
-            """, retry: .onConnectionLoss).first.map { UserID(try $0.decode(UUID.self, column: 0)) }
+            GROUP BY user_id
+            ORDER BY max(created_at) DESC
+            """, retry: .onConnectionLoss).map { UserID(try $0.decode(UUID.self, column: 0)) }
     }
 
     /// One statement, locking the user first as `redeemConfirmation` does. The users update is where another

@@ -67,8 +67,9 @@ public struct MailTemplates: MailComposer {
     private func confirmEmailChange(_ request: MailRequest) -> MailContent {
         mail(
             request, subject: "Confirm your new email address for \(productName)", heading: "Confirm your new address",
-            intro: ["Someone asked to use \(request.recipient) as the email address of a \(productName) account. "
-                + "If it was you, confirm: you will then sign in with this address."],
+            intro: ["Someone asked to use \(request.recipient) as the email address of "
+                + (request.otherAddress.map { "the \(productName) account of \($0)" } ?? "a \(productName) account")
+                + ". If it was you, confirm: you will then sign in with this address."],
             actionLabel: "Confirm new address",
             outro: ["If you didn’t ask for this, ignore this email: nothing changes without your confirmation."]
         )

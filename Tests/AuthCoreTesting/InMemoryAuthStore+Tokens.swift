@@ -107,12 +107,16 @@ extension InMemoryAuthStore {
         }
     }
 
-    public func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID? {
+    public func pendingEmailChangeOwners(newEmailKey: String) throws -> [UserID] {
         try locked { state in
-            state.tokens.values
-                .filter { $0.record.purpose == .emailChange && $0.record.usedAt == nil && $0.record.supersededAt == nil
-                    && $0.record.newEmail.flatMap { try? EmailAddress($0).key } == newEmailKey }
-                .max { $0.createdAt < $1.createdAt }?.record.userID
+            var owners: [UserID] = []
+            for row in state.tokens.values.sorted(by: { $0.createdAt > $1.createdAt })
+            where row.record.purpose == .emailChange && row.record.usedAt == nil && row.record.supersededAt == nil
+                && row.record.newEmail.flatMap({ try? EmailAddress($0).key }) == newEmailKey
+                && !owners.contains(row.record.userID) {
+                owners.append(row.record.userID)
+            }
+            return owners
         }
     }
 

@@ -131,6 +131,31 @@ import Testing
         #expect(h.composer.requests.last { $0.kind == .confirmEmailChange }?.recipient == "alice.new@example.com")
     }
 
+    /// Security review finding 5: a code typed with an address used to be checked against the newest request
+    /// for it only, so a stranger's request broke the rightful code and the newest mail's code moved the
+    /// stranger's account onto the address.
+    @Test func aCodeTypedWithTheAddressMovesOnlyTheAccountItsMailWasFor() throws {
+        let h = Harness()
+        let alice = try signedIn(h)
+        let mallory = try signedIn(h, "mallory@example.com")
+        try h.service.requestEmailChange(alice, newEmail: "wanted@example.com", password: Harness.password, ip: nil)
+        let alicesCode = try #require(h.codes.lastCode)
+        try h.service.requestEmailChange(mallory, newEmail: "wanted@example.com", password: Harness.password, ip: nil)
+        let mallorysMail = try #require(h.composer.requests.last { $0.kind == .confirmEmailChange })
+        #expect(mallorysMail.otherAddress == "m•••@example.com", "the mail names the account that asked")
+
+        // Wrong codes with two requesters spend neither's code.
+        for attempt in 0..<5 {
+            #expect(throws: AuthError.invalidCode) {
+                try h.service.confirmEmailChange(newEmail: "wanted@example.com", code: "9999999\(attempt)", ip: nil)
+            }
+        }
+        let moved = try h.service.confirmEmailChange(newEmail: "wanted@example.com", code: alicesCode, ip: nil)
+        #expect(moved.id == alice.user.id)
+        #expect(h.user("wanted@example.com")?.id == alice.user.id)
+        #expect(h.user("mallory@example.com") != nil, "mallory's account did not move")
+    }
+
     @Test func anAddressChangesOnlyWhenTheNewMailboxConfirms() throws {
         let h = Harness()
         let issued = try h.confirmedUser()

@@ -238,8 +238,8 @@ struct PostgresAuthStoreAccountsTests {
 
         #expect(try fixture.store.findUser(id: ann.id)?.email == "ann@example.com")
         #expect(try fixture.store.lookupToken(hash: second.token.hash)?.newEmail == "Ann.Two@example.com")
-        #expect(try fixture.store.pendingEmailChangeOwner(newEmailKey: "ann.two@example.com") == ann.id)
-        #expect(try fixture.store.pendingEmailChangeOwner(newEmailKey: "ann.one@example.com") == nil)
+        #expect(try fixture.store.pendingEmailChangeOwners(newEmailKey: "ann.two@example.com") == [ann.id])
+        #expect(try fixture.store.pendingEmailChangeOwners(newEmailKey: "ann.one@example.com") == [])
         #expect(try fixture.store.pendingEmailChanges(userID: ann.id, now: fixture.at(3)) == ["Ann.Two@example.com"])
         #expect(try fixture.store.completeEmailChange(.link(hash: first.token.hash), now: fixture.at(3)).value == nil)
         #expect(try fixture.count("SELECT count(*) FROM outbox WHERE kind = 'email_change_requested'") == 2)

@@ -7,7 +7,7 @@ enum EmailChangeContract {
     static let cases: [ContractCase] = [
         ContractCase("TokenStore.requestEmailChange: supersedes the user's earlier changes, inserts the link",
                      request),
-        ContractCase("TokenStore.pendingEmailChangeOwner: the newest live change to the address, by its key",
+        ContractCase("TokenStore.pendingEmailChangeOwners: the live changes to the address by its key, newest first",
                      owner),
         ContractCase("TokenStore.completeEmailChange: sets the address, confirms it, supersedes every other link",
                      complete),
@@ -46,21 +46,21 @@ enum EmailChangeContract {
         let ann = try f.user("ann@example.com").user
         let bob = try f.user("bob@example.com").user
         let target = try f.address("Zed@Example.com")
-        #expect(try f.store.pendingEmailChangeOwner(newEmailKey: target.key) == nil)
+        #expect(try f.store.pendingEmailChangeOwners(newEmailKey: target.key) == [])
         try f.store.requestEmailChange(userID: ann.id, link: f.token(for: ann, .emailChange, at: 10, ttl: 3600,
                                                                      newEmail: target), notices: [], at: f.at(10))
-        #expect(try f.store.pendingEmailChangeOwner(newEmailKey: "zed@example.com") == ann.id, "by its key")
+        #expect(try f.store.pendingEmailChangeOwners(newEmailKey: "zed@example.com") == [ann.id], "by its key")
         // Newest by creation, even when it expires first.
         try f.store.requestEmailChange(userID: bob.id, link: f.token(for: bob, .emailChange, at: 20, ttl: 600,
                                                                      newEmail: try f.address("zed@example.com")),
                                        notices: [], at: f.at(20))
-        #expect(try f.store.pendingEmailChangeOwner(newEmailKey: target.key) == bob.id)
+        #expect(try f.store.pendingEmailChangeOwners(newEmailKey: target.key) == [bob.id, ann.id])
         try f.store.requestEmailChange(userID: bob.id, link: nil, notices: [], at: f.at(30))
-        #expect(try f.store.pendingEmailChangeOwner(newEmailKey: target.key) == ann.id, "bob's change was replaced")
+        #expect(try f.store.pendingEmailChangeOwners(newEmailKey: target.key) == [ann.id], "bob's change was replaced")
         let anns = f.token(for: ann, .emailChange, at: 40, newEmail: target)
         try f.store.requestEmailChange(userID: ann.id, link: anns, notices: [], at: f.at(40))
         _ = try #require(try f.store.completeEmailChange(.link(hash: anns.hash), now: f.at(50)).value)
-        #expect(try f.store.pendingEmailChangeOwner(newEmailKey: target.key) == nil, "a used change is not pending")
+        #expect(try f.store.pendingEmailChangeOwners(newEmailKey: target.key) == [], "a used change is not pending")
     }
 
     static func complete(_ f: ContractFixture) throws {

@@ -32,8 +32,10 @@ extension AuthService {
             link = nil
             notices.append(makeNotice(.emailAlreadyRegistered, to: owner.email, of: owner.id))
         } else {
+            // The mail names the asking account (masked), so the mailbox's owner knows whose request it confirms.
             var token = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
-                                        kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL)
+                                        kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL,
+                                        otherAddress: EmailMask.mask(user.email))
             token.newEmail = newEmail
             link = token
         }
@@ -58,22 +60,33 @@ extension AuthService {
     }
 
     /// Confirm a change of address with the code from the mail, typed with the *new* address.
+    ///
+    /// Several accounts may have asked for the same address (anyone may ask for any address): the code is checked
+    /// against each of their live requests, and moves only the account whose mail it was (a code is keyed to its
+    /// account), so a stranger's later request can neither break the rightful code nor be confirmed by it. A wrong
+    /// code is charged to the requester's records only when there is one requester: with several, charging them
+    /// would let one requester spend another's code.
     /// - Throws: `invalidEmail`, `rateLimited`, `emailTaken`, and `invalidCode` for every other failure.
     @discardableResult
     public func confirmEmailChange(newEmail rawNewEmail: String, code: String, ip: String?) throws -> User {
         let newEmail = try EmailAddress(rawNewEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: newEmail)
-        guard let owner = try ports.store.pendingEmailChangeOwner(newEmailKey: newEmail.key),
-              let user = try ports.store.findUser(id: owner)
-        else { throw AuthError.invalidCode }
+        let owners = try ports.store.pendingEmailChangeOwners(newEmailKey: newEmail.key)
+        guard !owners.isEmpty else { throw AuthError.invalidCode }
         let code = OneTimeCode.normalized(code)
-        guard OneTimeCode.isWellFormed(code),
-              let changed = try completeEmailChange(
-                .code(userID: owner, digest: ports.codes.digest(code: code, userID: owner, purpose: .emailChange)), ip: ip
-              ).value
-        else { throw try wrongCode(user, purpose: .emailChange, ip: ip) }
-        return changed
+        if OneTimeCode.isWellFormed(code) {
+            for owner in owners {
+                let key = TokenKey.code(userID: owner, digest: ports.codes.digest(code: code, userID: owner,
+                                                                                   purpose: .emailChange))
+                if let changed = try completeEmailChange(key, ip: ip).value { return changed }
+            }
+        }
+        if owners.count == 1, let user = try ports.store.findUser(id: owners[0]) {
+            throw try wrongCode(user, purpose: .emailChange, ip: ip)
+        }
+        try ports.store.record(event(.wrongCode, user: nil, ip: ip, detail: ["purpose": TokenPurpose.emailChange.rawValue]))
+        throw AuthError.invalidCode
     }
 
     private func completeEmailChange(_ key: TokenKey, ip: String?) throws -> Redemption<User> {

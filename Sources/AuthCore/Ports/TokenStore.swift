@@ -57,8 +57,9 @@ public protocol TokenStore: Sendable {
     /// when given (purpose `emailChange`, with `newEmail`) with its mail to the new address, and queue `notices`.
     func requestEmailChange(userID: UserID, link: NewToken?, notices: [ComposedMail], at: Date) throws
 
-    /// The owner of the newest live change to the address with key `newEmailKey`, for a code typed with it.
-    func pendingEmailChangeOwner(newEmailKey: String) throws -> UserID?
+    /// The owners of the live changes to the address with key `newEmailKey`, newest first, each once: a code typed
+    /// with the address is checked against each of their records (a code is keyed to its account).
+    func pendingEmailChangeOwners(newEmailKey: String) throws -> [UserID]
 
     /// Completes a change of address, atomically: redeem the `emailChange` token `key` names (live, user enabled,
     /// on the token's password version), set the user's `email` and `email_key` to the token's new address and

@@ -113,7 +113,8 @@ public struct AuthService: Sendable {
     /// A one-time token for `purpose` and the mail carrying its universal link, ready for `issueToken`. `kind`
     /// overrides the mail (and `ttl` the lifetime) a token of `purpose` normally gets.
     func makeMailedToken(
-        for user: UserID, email: String, purpose: TokenPurpose, now: Date, kind: MailKind? = nil, ttl: TimeInterval? = nil
+        for user: UserID, email: String, purpose: TokenPurpose, now: Date, kind: MailKind? = nil, ttl: TimeInterval? = nil,
+        otherAddress: String? = nil
     ) -> NewToken {
         let raw = ports.tokenGenerator.makeToken()
         let (defaultKind, link, defaultTTL): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
@@ -125,7 +126,8 @@ public struct AuthService: Sendable {
         let ttl = ttl ?? defaultTTL
         let code = ports.codes.makeCode()
         var mail = ports.composer.compose(MailRequest(
-            kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code
+            kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code,
+            otherAddress: otherAddress
         ))
         mail.userID = user
         return NewToken(hash: ports.tokenGenerator.digest(raw), userID: user, purpose: purpose,

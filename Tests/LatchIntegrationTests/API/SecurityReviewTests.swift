@@ -164,3 +164,40 @@ extension SecurityReviewTests {
         #expect(try app.signIn("owner@example.com", Self.newPassword).status == 200)
     }
 }
+
+extension SecurityReviewTests {
+    /// The code shown in the newest mail of `kind` to `recipient`, as typed from its text body.
+    func typedCode(_ app: TestApp, to recipient: String, kind: MailKind) throws -> String {
+        let text = try #require(try app.pool.query(
+            "SELECT text_body FROM outbox WHERE recipient = $1 AND kind = $2 ORDER BY id DESC LIMIT 1",
+            [recipient, kind.rawValue]).first?.decode(String.self, column: 0))
+        let marker = try #require(text.range(of: "Or type this code in the app:"))
+        return String(text[marker.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).prefix(9))
+    }
+
+    /// Finding 5: a code typed with an address was checked against the newest request for it only: a stranger's
+    /// request broke the rightful user's code, and the newest mail's code moved the stranger's account onto the
+    /// victim's address. The mail now names the asking account.
+    @Test func aStrangersRequestForTheSameAddressNeitherBreaksNorTakesTheRightfulCode() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let owner = try app.signUpAndConfirm("owner@example.com", Self.password)
+        let stranger = try app.signUpAndConfirm("stranger@example.com", "stranger passphrase")
+        let wanted = ["new_email": "wanted@example.com"]
+        #expect(try app.send("POST", "/v1/email/change", wanted.merging(["password": Self.password]) { $1 },
+                             bearer: owner.access_token).status == 202)
+        let ownersCode = try typedCode(app, to: "wanted@example.com", kind: .confirmEmailChange)
+        #expect(try app.send("POST", "/v1/email/change", wanted.merging(["password": "stranger passphrase"]) { $1 },
+                             bearer: stranger.access_token).status == 202)
+        let strangersMail = try #require(try app.pool.query(
+            "SELECT text_body FROM outbox WHERE recipient = 'wanted@example.com' ORDER BY id DESC LIMIT 1"
+        ).first?.decode(String.self, column: 0))
+        #expect(strangersMail.contains("s•••@example.com"), "the mail names the account that asked")
+
+        let moved = try app.post("/v1/email/change/confirm", fields: ["email": "wanted@example.com", "code": ownersCode])
+        #expect(moved.status == 200, "\(moved.text)")
+        #expect(try app.count("SELECT count(*) FROM users WHERE email_key = 'wanted@example.com' AND id::text = $1",
+                              [owner.user.id]) == 1)
+        #expect(try app.count("SELECT count(*) FROM users WHERE email_key = 'stranger@example.com'") == 1)
+    }
+}
