@@ -1,5 +1,5 @@
 # The project's entry points. Each target installs what it needs (see scripts/deps).
-.PHONY: run test stress build bench clean-dev
+.PHONY: run test stress build bench timing-oracle clean-dev
 
 run:
 	@scripts/run
@@ -16,6 +16,10 @@ build:
 
 bench:
 	@scripts/bench
+
+# Registered against unregistered addresses: the answer times of the flows that must not tell them apart.
+timing-oracle:
+	@scripts/timing-oracle
 
 # Stops and deletes the local development cluster and mail under .build/dev.
 clean-dev:

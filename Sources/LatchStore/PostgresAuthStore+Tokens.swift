@@ -7,7 +7,7 @@ extension PostgresAuthStore {
     /// locked first, as every statement that changes a user's tokens locks it, and the token records the user's
     /// password version as read then, so a password change that commits before or after still ends it. A token
     /// with a code retires the codes of the user's older live tokens of its purpose (their links stay).
-    public func issueToken(_ token: NewToken) throws {
+    public func issueToken(_ token: NewToken, audit: AuditEvent?) throws {
         try database.query("""
             WITH owner AS (
                 SELECT id, password_version FROM users WHERE id = \(token.userID.rawValue) FOR UPDATE
@@ -22,7 +22,9 @@ extension PostgresAuthStore {
                 SELECT \(token.hash), id, \(token.purpose.rawValue)::text, \(token.expiresAt), \(token.createdAt),
                        password_version, \(token.codeDigest)
                 FROM owner
-                RETURNING 1
+                RETURNING user_id
+            ), audited AS (
+                \(try auditInsert(audit, forUserOf: "token"))
             ), \(queuedMail(token.mail, at: token.createdAt, for: "token"))
             SELECT count(*) FROM woken
             """ as PostgresQuery)
@@ -305,13 +307,20 @@ extension PostgresAuthStore {
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
     /// reach `limit` lose their code in the same statement (their links stay).
-    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
+    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try database.query("""
-            UPDATE auth_tokens
-            SET code_attempts = code_attempts + 1,
-                code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END
-            WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
-              AND used_at IS NULL AND superseded_at IS NULL
+            WITH counted AS (
+                UPDATE auth_tokens
+                SET code_attempts = code_attempts + 1,
+                    code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END
+                WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
+                  AND used_at IS NULL AND superseded_at IS NULL
+            ), account AS (
+                SELECT id AS user_id FROM users WHERE id = \(userID.rawValue)
+            ), audited AS (
+                \(try auditInsert(audit, forUserOf: "account"))
+            )
+            SELECT 1
             """)
     }
 }

@@ -2,8 +2,10 @@ import AuthCore
 import Foundation
 
 extension InMemoryAuthStore {
-    public func issueToken(_ token: NewToken) throws {
+    public func issueToken(_ token: NewToken, audit: AuditEvent?) throws {
         try locked { state in
+            // As the statement selects its user: no user, nothing written.
+            guard state.users[token.userID] != nil else { return }
             if token.codeDigest != nil {
                 // One mail's code works at a time: the older live ones of the purpose lose theirs (not their links).
                 for (hash, row) in state.tokens
@@ -13,6 +15,10 @@ extension InMemoryAuthStore {
                 }
             }
             Self.insert(token, into: &state)
+            if var audit {
+                audit.userID = token.userID
+                state.audit.append(audit)
+            }
         }
     }
 
@@ -163,8 +169,12 @@ extension InMemoryAuthStore {
         return nil
     }
 
-    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
+    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try locked { state in
+            if var audit, state.users[userID] != nil {
+                audit.userID = userID
+                state.audit.append(audit)
+            }
             for (hash, row) in state.tokens
             where row.record.userID == userID && row.record.purpose == purpose && row.codeDigest != nil
                 && row.record.usedAt == nil && row.record.supersededAt == nil {

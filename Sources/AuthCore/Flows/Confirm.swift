@@ -13,18 +13,16 @@ extension AuthService {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "resend", perIP: limits.resendPerIP, perEmail: limits.resendPerEmail, ip: ip, email: email)
-        guard let user = try ports.store.findUser(email: email), !user.isConfirmed, !user.isDisabled else {
-            return .confirmationSent
-        }
+        // Any other address gets the same work, for no account: the statement finds no user and writes nothing.
+        let user = try ports.store.findUser(email: email).flatMap { $0.isConfirmed || $0.isDisabled ? nil : $0 }
+        let owner = user?.id ?? UserID()
+        let recipient = user?.email ?? email.value
         let now = ports.clock.now()
-        let link = user.hasPassword
-            ? makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now)
-            : makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
+        let link = user?.hasPassword ?? true
+            ? makeMailedToken(for: owner, email: recipient, purpose: .confirm, now: now)
+            : makeMailedToken(for: owner, email: recipient, purpose: .reset, now: now,
                               kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
-        try ports.store.transaction { store in
-            try store.issueToken(link)
-            try store.record(event(.confirmationResent, user: user.id, ip: ip))
-        }
+        try ports.store.issueToken(link, audit: event(.confirmationResent, user: owner, ip: ip))
         return .confirmationSent
     }
 
@@ -45,9 +43,9 @@ extension AuthService {
     /// - Throws: `invalidEmail`, `rateLimited`, and `invalidCode` for every other failure (unknown address, wrong
     ///   code, a spent, expired or replaced record), so a code attempt tells nothing about the address.
     public func confirm(email: String, code: String, ip: String?, userAgent: String?) throws -> IssuedSession {
-        let (user, key) = try codeKey(email: email, code: code, purpose: .confirm, ip: ip)
+        let (_, key, owner) = try codeKey(email: email, code: code, purpose: .confirm, ip: ip)
         guard let issued = try confirm(key, ip: ip, userAgent: userAgent).value else {
-            throw try wrongCode(user, purpose: .confirm, ip: ip)
+            throw try wrongCode(owner, purpose: .confirm, ip: ip)
         }
         return issued
     }

@@ -12,10 +12,11 @@ import Foundation
 /// itself) and redeems only while the user still has that version: every password change ends every link
 /// issued before it, including one whose insert raced the change.
 public protocol TokenStore: Sendable {
-    /// Inserts the token row (with the user's current `password_version`) and its mail's outbox row in one
-    /// transaction (transactional outbox). A token with a code retires the codes of the user's older live tokens
-    /// of its purpose: one mail's code works at a time (their links stay, for mails read out of order).
-    func issueToken(_ token: NewToken) throws
+    /// Inserts the token row (with the user's current `password_version`), its mail's outbox row and `audit` (for
+    /// the token's user, when given) in one transaction (transactional outbox); nothing at all when no user has
+    /// `token.userID`. A token with a code retires the codes of the user's older live tokens of its purpose: one
+    /// mail's code works at a time (their links stay, for mails read out of order).
+    func issueToken(_ token: NewToken, audit: AuditEvent?) throws
 
     /// A sign-up for an address whose account is still unconfirmed ("contested"), atomically and only while the
     /// user is unconfirmed: unset the password (`UserRecord.unsetPasswordHash`), bump `password_version`,
@@ -71,12 +72,23 @@ public protocol TokenStore: Sendable {
     func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one with a code,
-    /// and retire the code of those that reach `limit`, atomically. Only the code: the link stays redeemable, so
-    /// strangers' guesses at the code can never spend the link in the owner's mailbox.
-    func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws
+    /// retire the code of those that reach `limit`, and record `audit` (only when `userID` is an account), in one
+    /// statement. Only the code: the link stays redeemable, so strangers' guesses at the code can never spend the
+    /// link in the owner's mailbox.
+    func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws
 }
 
 extension TokenStore {
+    /// `recordWrongCode` without an audit row.
+    public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int) throws {
+        try recordWrongCode(userID: userID, purpose: purpose, at: at, limit: limit, audit: nil)
+    }
+
+    /// `issueToken` without an audit row.
+    public func issueToken(_ token: NewToken) throws {
+        try issueToken(token, audit: nil)
+    }
+
     /// `checkToken` for a link's token.
     public func checkToken(hash: Data, purpose: TokenPurpose, now: Date) throws -> Redemption<UserRecord> {
         try checkToken(.link(hash: hash), purpose: purpose, now: now)

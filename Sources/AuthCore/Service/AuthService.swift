@@ -136,26 +136,29 @@ public struct AuthService: Sendable {
     }
 
     /// A typed code, checked as far as it can be without the store: the per-address and per-email code limits
-    /// (every attempt counts), then the address. Returns the user and the key naming their token, or throws
-    /// `invalidCode` for an unknown address or a malformed code, as for a wrong one.
-    func codeKey(email rawEmail: String, code: String, purpose: TokenPurpose, ip: String?) throws -> (UserRecord, TokenKey) {
+    /// (every attempt counts), then the address. Returns the user, if any, and the key naming the token: for an
+    /// unknown address, a key of no account, which the same statements then look for and find nothing, so the
+    /// answer costs what a wrong code for a known address costs. Throws `invalidCode` for a malformed code, as for
+    /// a wrong one.
+    func codeKey(email rawEmail: String, code: String, purpose: TokenPurpose, ip: String?)
+        throws -> (user: UserRecord?, key: TokenKey, owner: UserID)
+    {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "code", perIP: limits.codePerIP, perEmail: limits.codePerEmail, ip: ip, email: email)
-        guard let user = try ports.store.findUser(email: email) else { throw AuthError.invalidCode }
+        let user = try ports.store.findUser(email: email)
+        let owner = user?.id ?? UserID()
         let code = OneTimeCode.normalized(code)
-        guard OneTimeCode.isWellFormed(code) else { throw try wrongCode(user, purpose: purpose, ip: ip) }
-        return (user, .code(userID: user.id, digest: ports.codes.digest(code: code, userID: user.id, purpose: purpose)))
+        guard OneTimeCode.isWellFormed(code) else { throw try wrongCode(owner, purpose: purpose, ip: ip) }
+        return (user, .code(userID: owner, digest: ports.codes.digest(code: code, userID: owner, purpose: purpose)), owner)
     }
 
-    /// Counts a wrong code against every live token of the user for `purpose` (five spend a token) and audits it,
-    /// in one transaction.
-    func wrongCode(_ user: UserRecord, purpose: TokenPurpose, ip: String?) throws -> AuthError {
-        try ports.store.transaction { store in
-            try store.recordWrongCode(userID: user.id, purpose: purpose, at: ports.clock.now(),
-                                      limit: configuration.codeAttempts)
-            try store.record(event(.wrongCode, user: user.id, ip: ip, detail: ["purpose": purpose.rawValue]))
-        }
+    /// Counts a wrong code against every live token of `owner` for `purpose` (five retire a code) and audits it, in
+    /// one statement; for an owner that is no account, the same statement writes nothing.
+    func wrongCode(_ owner: UserID, purpose: TokenPurpose, ip: String?) throws -> AuthError {
+        try ports.store.recordWrongCode(
+            userID: owner, purpose: purpose, at: ports.clock.now(), limit: configuration.codeAttempts,
+            audit: event(.wrongCode, user: owner, ip: ip, detail: ["purpose": purpose.rawValue]))
         return .invalidCode
     }
 
