@@ -1,14 +1,17 @@
 import AuthCore
 import Foundation
 import LatchApp
+import LatchTestSupport
 import Mailer
+import PostgresClient
+import TestKit
 import Testing
 
 /// Issue 24, item 4: the outbox row id is a counter shared by every account. When Message-IDs carried it
 /// (`<outbox-{id}.…@domain>`), the gap between two of one's own mails told whether a reset, a resend or an email
 /// change for someone else's address had queued mail in between. latchd's Message-IDs are now a keyed HMAC of the
 /// row id (`HMACMessageIDTokens`): still the same for every attempt at one row, silent about every other row.
-@Suite struct MessageIDPrivacyTests {
+@Suite(.serialized) struct MessageIDPrivacyTests {
     // MARK: - The keyed tokens
 
     @Test func theSameRowGetsTheSameMessageIDOnEveryAttemptFromEveryDaemonSharingTheSecret() throws {
@@ -73,10 +76,83 @@ import Testing
         #expect(Set(ids.map(tokens.token(outboxID:))).isDisjoint(with: ids.map(other.token(outboxID:))))
     }
 
+    // MARK: - The attack, against latchd
+
+    /// The attack of the issue: mail to one's own address, a forgotten-password request for a stranger's registered
+    /// address, mail to one's own address again. The stranger's reset is queued between the two (checked in the
+    /// table), and neither Message-ID the attacker receives may show it.
+    @Test func aResetForSomeoneElseBetweenTwoOfOnesOwnMailsLeavesNoTraceInTheirMessageIDs() throws {
+        let database = try TestDatabase.migrated()
+        defer { database.drop() }
+        let pool = database.makePool(maxConnections: 2)
+        defer { pool.close() }
+        // Ten-digit row ids, so that "the Message-ID contains the id" means something: a one-digit id is in almost
+        // any 32-digit hex string by chance. A deployment that has sent mail for a while has such ids anyway.
+        let start = Int64.random(in: 3_000_000_000...8_000_000_000)
+        _ = try pool.query("SELECT setval(pg_get_serial_sequence('outbox', 'id'), \(start))")
+        let sink = try SMTPSink()
+        defer { sink.destroy() }
+        let daemon = try MailDaemon(databaseURL: database.url, smtpURL: sink.url)
+        defer { daemon.terminate() }
+        let own = MailEnvironment.recipient("attacker")
+        let stranger = MailEnvironment.recipient("stranger")
+        for email in [own, stranger] {
+            #expect(try daemon.post("/v1/signup", MailEnvironment.signUpJSON(email)).status == 202)
+        }
+
+        let first = try resetMail(number: 1, to: own, daemon: daemon, sink: sink)
+        #expect(try daemon.post("/v1/password/forgot", #"{"email":"\#(stranger)"}"#).status == 202)
+        #expect(try eventually { try Self.resetRows(to: stranger, pool).count == 1 }, "the stranger's reset is queued")
+        let second = try resetMail(number: 2, to: own, daemon: daemon, sink: sink)
+
+        let ownRows = try Self.resetRows(to: own, pool)
+        let strangersRow = try #require(try Self.resetRows(to: stranger, pool).first)
+        try #require(ownRows.count == 2)
+        #expect(ownRows[0].id < strangersRow.id && strangersRow.id < ownRows[1].id, "queued between the own two")
+
+        let messageIDs = [first, second].map { $0.messageID ?? "" }
+        for (mail, messageID) in zip([first, second], messageIDs) {
+            MailChecks.expectWellFormed(mail, to: own, subjectContains: "Reset your")
+            for row in ownRows + [strangersRow] {
+                let hex = String(row.id, radix: 16)
+                #expect(!messageID.contains(String(row.id)), "\(messageID) holds row id \(row.id)")
+                #expect(!messageID.lowercased().contains(hex), "\(messageID) holds row id \(row.id) as \(hex)")
+            }
+        }
+        #expect(messageIDs[0] != messageIDs[1])
+        // What the attacker computed before: the counter in each Message-ID, and the gap between the two.
+        let readings = messageIDs.compactMap(Self.counterReading)
+        let gap = readings.count == 2 ? readings[1] - readings[0] : nil
+        #expect(readings.isEmpty, "the gap between one's own Message-IDs reads \(gap.map(String.init) ?? "nothing")")
+    }
+
     // MARK: - Helpers
 
     private static func tokens() throws -> HMACMessageIDTokens {
         try MailEnvironment.messageIDTokens()
+    }
+
+    /// The `number`th reset mail to `email`, after asking for it.
+    private func resetMail(number: Int, to email: String, daemon: MailDaemon, sink: SMTPSink) throws -> ReceivedMail {
+        #expect(try daemon.post("/v1/password/forgot", #"{"email":"\#(email)"}"#).status == 202)
+        var resets: [ReceivedMail] = []
+        _ = try eventually(every: .milliseconds(50)) {
+            resets = try sink.messages(to: email).filter { $0.subject?.contains("Reset your") == true }
+            return resets.count >= number
+        }
+        // Each reset is asked for after the one before arrived, and the sink numbers its files as they arrive.
+        try #require(resets.count == number, "\(resets.count) reset mails to \(email), wanted \(number)")
+        return resets[number - 1]
+    }
+
+    private static func resetRows(to email: String, _ pool: PostgresPool) throws -> [OutboxRow] {
+        try OutboxRow.to(email, pool).filter { $0.kind == "reset_password" }
+    }
+
+    /// The number the old Message-IDs carried (`<outbox-{id}.…>`), as an attacker reads it; nil when there is none.
+    private static func counterReading(_ messageID: String) -> Int64? {
+        guard let range = messageID.range(of: #"outbox-[0-9]+"#, options: .regularExpression) else { return nil }
+        return Int64(messageID[range].dropFirst("outbox-".count))
     }
 
     /// The length of the longest run of characters the two strings share (at any positions).
