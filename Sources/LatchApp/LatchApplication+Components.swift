@@ -101,7 +101,8 @@ extension LatchApplication {
             throw ConfigurationError(variable: "LATCH_OUTBOX_*", problem: problem)
         }
         let worker = OutboxWorker(
-            queue: PostgresOutboxQueue(pool: pool), wakeup: wakeup, transport: transport, sender: sender, clock: clock,
+            queue: PostgresOutboxQueue(pool: pool), wakeup: wakeup, transport: transport, sender: sender,
+            messageIDTokens: HMACMessageIDTokens(secret: configuration.serverSecret), clock: clock,
             configuration: workerConfiguration,
             log: { message, fields in log.log(message, fields.mapValues { .string($0) }) })
         return (worker, wakeup)

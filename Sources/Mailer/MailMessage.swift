@@ -33,16 +33,15 @@ public struct MailMessage: Sendable, Hashable {
         self.deepLink = deepLink
     }
 
-    /// Builds the message for one outbox row. `outboxID` is the row's id: the Message-ID derives from it, so a
-    /// resend carries the same one. Throws `MailError.invalidAddress` for a recipient with control characters
-    /// or any other unusable address.
+    /// Builds the message for one outbox row. `outboxID` is the row's id: the Message-ID is `tokens`' token for it,
+    /// so a resend carries the same one, and the id itself never shows. Throws `MailError.invalidAddress` for a
+    /// recipient with control characters or any other unusable address.
     public init(
-        composed: ComposedMail, sender: MailSender, outboxID: String, date: Date, extraHeaders: [MailHeader] = []
+        composed: ComposedMail, sender: MailSender, outboxID: Int64, tokens: any MessageIDTokens, date: Date,
+        extraHeaders: [MailHeader] = []
     ) throws(MailError) {
         let recipient = try MailAddress(composed.recipient, field: "to")
-        let id = MessageID.make(
-            outboxID: outboxID, recipient: composed.recipient, kind: composed.kind, domain: sender.messageIDDomain
-        )
+        let id = MessageID.make(token: tokens.token(outboxID: outboxID), domain: sender.messageIDDomain)
         self.init(
             from: sender.from, to: recipient, replyTo: sender.replyTo, subject: composed.subject,
             text: composed.text, html: composed.html, messageID: id, date: date, extraHeaders: extraHeaders,

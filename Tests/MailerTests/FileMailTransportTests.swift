@@ -40,9 +40,9 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = FileMailTransport(directory: directory) { _ in }
-        try transport.send(try Fixtures.message(outboxID: "7"))
-        try transport.send(try Fixtures.message(outboxID: "7"))
-        try transport.send(try Fixtures.message(outboxID: "8"))
+        try transport.send(try Fixtures.message(outboxID: 7))
+        try transport.send(try Fixtures.message(outboxID: 7))
+        try transport.send(try Fixtures.message(outboxID: 8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2)
     }
 

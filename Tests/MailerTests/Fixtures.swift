@@ -17,9 +17,11 @@ enum Fixtures {
         return mail
     }
 
-    static func message(subject: String? = nil, outboxID: String = "42") throws -> MailMessage {
+    static let tokens = FakeMessageIDTokens()
+
+    static func message(subject: String? = nil, outboxID: Int64 = 42) throws -> MailMessage {
         try MailMessage(
-            composed: composed(subject: subject), sender: sender, outboxID: outboxID,
+            composed: composed(subject: subject), sender: sender, outboxID: outboxID, tokens: tokens,
             date: Date(timeIntervalSince1970: 1_751_360_703)
         )
     }

@@ -13,7 +13,7 @@ import Testing
         #expect(headers.contains("Subject: Confirm your email for Latch"))
         #expect(headers.contains("MIME-Version: 1.0"))
         #expect(headers.contains("Auto-Submitted: auto-generated"))
-        #expect(headers.contains { $0.hasPrefix("Message-ID: <outbox-42.") && $0.hasSuffix("@example.com>") })
+        #expect(headers.contains("Message-ID: <row-ec@example.com>"))
     }
 
     @Test(arguments: [
@@ -24,7 +24,8 @@ import Testing
     func unusableRecipientsAreRejected(recipient: String) {
         #expect(throws: MailError.self) {
             try MailMessage(
-                composed: Fixtures.composed(recipient: recipient), sender: Fixtures.sender, outboxID: "1", date: Date()
+                composed: Fixtures.composed(recipient: recipient), sender: Fixtures.sender, outboxID: 1,
+                tokens: Fixtures.tokens, date: Date()
             )
         }
     }
@@ -33,7 +34,7 @@ import Testing
         do {
             _ = try MailMessage(
                 composed: Fixtures.composed(recipient: "a@example.com\r\nBcc: v@example.com"),
-                sender: Fixtures.sender, outboxID: "1", date: Date()
+                sender: Fixtures.sender, outboxID: 1, tokens: Fixtures.tokens, date: Date()
             )
             Issue.record("expected an error")
         } catch {
@@ -83,19 +84,42 @@ import Testing
         #expect(physical.components(separatedBy: "\r\n").allSatisfy { $0.count <= 78 })
     }
 
-    @Test func messageIDIsStablePerOutboxRow() throws {
-        let first = try Fixtures.message(outboxID: "42").messageID
+    @Test func messageIDIsTheRowsTokenAndStablePerRow() throws {
+        let first = try Fixtures.message(outboxID: 42).messageID
         let again = try MailMessage(
-            composed: Fixtures.composed(), sender: Fixtures.sender, outboxID: "42", date: Date()
+            composed: Fixtures.composed(), sender: Fixtures.sender, outboxID: 42, tokens: Fixtures.tokens, date: Date()
         ).messageID
-        #expect(first == again)
-        #expect(first != (try Fixtures.message(outboxID: "43").messageID))
-        #expect(first.hasPrefix("<outbox-42.") && first.hasSuffix("@example.com>"))
-        let other = MessageID.make(outboxID: "42", recipient: "bob@example.com", kind: .confirmEmail, domain: "example.com")
-        #expect(other != first)
-        let hostile = MessageID.make(outboxID: "4>2\r\n", recipient: "a", kind: .resetPassword, domain: "ex ample>")
-        #expect(hostile.hasPrefix("<outbox-4-2--.") && hostile.hasSuffix("@ex-ample->"))
-        #expect(hostile.dropFirst().dropLast().allSatisfy { $0 != "<" && $0 != ">" && $0 != "\r" })
+        #expect(first == again, "a resend carries the same Message-ID")
+        #expect(first == "<row-ec@example.com>")
+        #expect(first != (try Fixtures.message(outboxID: 43).messageID))
+    }
+
+    @Test func messageIDKeepsOnlyAtomCharactersOfTokenAndDomain() {
+        #expect(MessageID.make(token: "aZ09-_", domain: "mail.example.com") == "<aZ09-_@mail.example.com>")
+        let hostile = MessageID.make(token: "4>2\r\n@x", domain: "ex ample>")
+        #expect(hostile == "<4-2---x@ex-ample->")
+        #expect(MessageID.make(token: "", domain: "") == "<-@localhost>")
+        let long = String(repeating: "a", count: 100)
+        #expect(MessageID.make(token: long, domain: "d") == "<\(long.prefix(64))@d>")
+    }
+
+    /// The row id is a counter shared by every account: beside the token, nothing Mailer writes may carry it, or
+    /// the gap between two of one's own mails tells how many went to others in between. The fake token spells the
+    /// id in letters, so its digits (or hex) anywhere in a header, the `.eml` or its file name came from Mailer.
+    @Test func nothingButTheTokenDerivesFromTheRowID() throws {
+        let rowID: Int64 = 9_876_543_210
+        let message = try Fixtures.message(outboxID: rowID)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = FileMailTransport(directory: directory) { _ in }
+        try transport.send(message)
+        let eml = try String(contentsOf: transport.fileURL(for: message), encoding: .utf8)
+
+        #expect(message.messageID == "<row-jihgfedcba@example.com>")
+        let headers = message.headerLines.joined(separator: "\r\n")
+        for written in [eml, headers, transport.fileURL(for: message).lastPathComponent] {
+            #expect(!written.contains(String(rowID)) && !written.lowercased().contains(String(rowID, radix: 16)))
+        }
     }
 
     @Test func extraHeadersAreCheckedAndSanitized() throws {

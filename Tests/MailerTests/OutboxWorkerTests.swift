@@ -25,8 +25,8 @@ import Testing
             retry: retry
         )
         return OutboxWorker(
-            queue: queue, wakeup: wakeup, transport: transport, sender: Fixtures.sender, clock: clock,
-            configuration: configuration, log: log.logger
+            queue: queue, wakeup: wakeup, transport: transport, sender: Fixtures.sender,
+            messageIDTokens: Fixtures.tokens, clock: clock, configuration: configuration, log: log.logger
         )
     }
 
@@ -48,11 +48,9 @@ import Testing
         #expect(transport.attempts.count == 120)
         #expect(queue.rows.allSatisfy { $0.claims == 1 && $0.item.mail.text.isEmpty && $0.item.mail.deepLink == nil })
         #expect(worker.metrics.sent == 120 && worker.metrics.failedAttempts == 0)
-        // The Message-ID is the row's, so a resend after a crash would carry the same one.
+        // The Message-ID is the token of the row's id, so a resend after a crash would carry the same one.
         let first = try #require(delivered.first { $0.to.address == "user0@example.com" })
-        let expectedID = MessageID.make(
-            outboxID: String(ids[0]), recipient: "user0@example.com", kind: .confirmEmail, domain: "example.com"
-        )
+        let expectedID = MessageID.make(token: Fixtures.tokens.token(outboxID: ids[0]), domain: "example.com")
         #expect(first.messageID == expectedID)
         #expect(first.date == clock.now())
     }

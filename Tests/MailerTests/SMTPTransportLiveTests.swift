@@ -10,7 +10,7 @@ struct SMTPTransportLiveTests {
         let url = try #require(ProcessInfo.processInfo.environment["LATCH_TEST_SMTP_URL"])
         let transport = try SMTPTransport(url: url, connectTimeout: .seconds(5), timeout: .seconds(10))
         let subject = "Bestätige deine E-Mail-Adresse für Läääätch – jetzt sofort, bitte, danke schön 🎉"
-        try transport.send(try Fixtures.message(subject: subject, outboxID: "live-1"))
+        try transport.send(try Fixtures.message(subject: subject, outboxID: 1))
     }
 
 }

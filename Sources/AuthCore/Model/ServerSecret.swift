@@ -52,4 +52,6 @@ public enum SecretPurpose: String, Sendable, CaseIterable {
     case oneTimeCodes = "latch/one-time-codes/v1"
     /// AES-256-GCM keys of the signing keys' private parts.
     case signingKeyEncryption = "latch/signing-key-encryption/v1"
+    /// HMAC keys of outbox Message-IDs: the row id is a counter shared by every account and must not show in mail.
+    case mailMessageIDs = "latch/mail-message-ids/v1"
 }

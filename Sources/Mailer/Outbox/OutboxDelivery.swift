@@ -6,6 +6,7 @@ struct OutboxDelivery: Sendable {
     let queue: any OutboxQueue
     let transport: any MailTransport
     let sender: MailSender
+    let messageIDTokens: any MessageIDTokens
     let clock: any WallClock
     let retry: RetryPolicy
     let storeErrorPause: Duration
@@ -18,13 +19,13 @@ struct OutboxDelivery: Sendable {
     /// `last_error` is a diagnostic, not a transcript: long server replies are cut here.
     static let errorTextLimit = 500
 
-    /// Builds the message (the Message-ID derives from the row id, so every attempt carries the same one), sends
+    /// Builds the message (the Message-ID is the token of the row id, so every attempt carries the same one), sends
     /// it, and records the result. Never throws: every failure ends up in the queue or, if the store fails too,
     /// in the log, and the row comes back when its lease ends.
     func deliver(_ item: OutboxItem, leaseUntil: Date) {
         do {
             let message = try MailMessage(
-                composed: item.mail, sender: sender, outboxID: String(item.id), date: clock.now()
+                composed: item.mail, sender: sender, outboxID: item.id, tokens: messageIDTokens, date: clock.now()
             )
             try transport.send(message)
         } catch {

@@ -29,19 +29,23 @@ public final class OutboxWorker: Sendable {
     ///   - wakeup: shared by the threads (each waits on it in slices of `stopCheckInterval`); one notification
     ///     needs to wake only one of them.
     ///   - transport: called from every worker thread at once, one message per call.
+    ///   - messageIDTokens: the Message-ID of each row; keyed, so that no mail shows the global row id. No default:
+    ///     an unkeyed one would be the leak this parameter exists to prevent.
     ///   - clock: the time of claims, leases, retries and the `Date:` header.
     ///   - log: called from worker threads.
     public init(
         queue: any OutboxQueue, wakeup: any OutboxWakeup, transport: any MailTransport, sender: MailSender,
-        clock: any WallClock = SystemClock(), configuration: OutboxWorkerConfiguration = OutboxWorkerConfiguration(),
+        messageIDTokens: any MessageIDTokens, clock: any WallClock = SystemClock(),
+        configuration: OutboxWorkerConfiguration = OutboxWorkerConfiguration(),
         metrics: OutboxMetrics = OutboxMetrics(), log: @escaping Logger
     ) {
         self.configuration = configuration
         self.metrics = metrics
         self.log = log
         let delivery = OutboxDelivery(
-            queue: queue, transport: transport, sender: sender, clock: clock, retry: configuration.retry,
-            storeErrorPause: configuration.storeErrorPause, stopSignal: stopSignal, metrics: metrics, log: log
+            queue: queue, transport: transport, sender: sender, messageIDTokens: messageIDTokens, clock: clock,
+            retry: configuration.retry, storeErrorPause: configuration.storeErrorPause, stopSignal: stopSignal,
+            metrics: metrics, log: log
         )
         loops = (0..<max(configuration.workerCount, 1)).map { [stopSignal] index in
             OutboxWorkerLoop(

@@ -92,7 +92,7 @@ import Testing
             let composed = templates.compose(MailRequest(kind: kind, recipient: email, deepLink: link, linkLifetime: 3600))
             let message = try MailMessage(
                 composed: composed, sender: MailSender(from: try MailAddress(parsing: "no-reply@latch.example.test")),
-                outboxID: "1", date: Date())
+                outboxID: 1, tokens: try MailEnvironment.messageIDTokens(), date: Date())
             try SMTPTransport(url: sink.url).send(message)
         }
         let messages = try sink.waitForMessages(count: MailKind.allCases.count)

@@ -19,7 +19,7 @@ import Testing
             .compose(MailRequest(kind: .confirmEmail, recipient: email, deepLink: link, linkLifetime: 3600))
         let message = try MailMessage(
             composed: composed, sender: MailSender(from: try MailAddress(parsing: "no-reply@latch.example.test")),
-            outboxID: "7", date: Date())
+            outboxID: 7, tokens: try MailEnvironment.messageIDTokens(), date: Date())
 
         try SMTPTransport(url: sink.url).send(message)
         let fileTransport = FileMailTransport(directory: files) { _ in }

@@ -5,8 +5,9 @@ import Testing
 /// Checks every delivered Latch mail must pass, shared by the delivery tests: the headers a mail client and a
 /// spam filter expect, a multipart/alternative body, and one https link, the same in both parts.
 enum MailChecks {
-    /// `<outbox-ID.16HEX@domain>` (Mailer's `MessageID.make`).
-    static let messageIDPattern = #"^<outbox-[0-9]+\.[0-9a-f]{16}@[A-Za-z0-9.-]+>$"#
+    /// `<32HEX@domain>`: Mailer's `MessageID.make` with latchd's `HMACMessageIDTokens`, a keyed 128-bit token and
+    /// nothing else, so no mail shows the outbox's row id.
+    static let messageIDPattern = #"^<[0-9a-f]{32}@[A-Za-z0-9.-]+>$"#
 
     /// Records an issue for each header that is missing or malformed; `subject` must be contained in Subject.
     static func expectWellFormed(_ mail: ReceivedMail, to recipient: String, subjectContains subject: String) {

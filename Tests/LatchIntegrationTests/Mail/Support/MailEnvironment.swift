@@ -1,4 +1,6 @@
+import AuthCore
 import Foundation
+import LatchApp
 import LatchTestSupport
 
 /// The environment the mail tests give latchd (in-process through `TestApp`, or the binary through
@@ -27,6 +29,11 @@ enum MailEnvironment {
         ]
         variables.merge(extra) { $1 }
         return variables
+    }
+
+    /// The Message-ID tokens of a daemon running with `TestSecret`, for tests that build messages themselves.
+    static func messageIDTokens() throws -> HMACMessageIDTokens {
+        HMACMessageIDTokens(secret: try ServerSecret(base64: TestSecret.base64))
     }
 
     /// A fresh recipient address, unique across tests and runs.
