@@ -75,7 +75,7 @@ extension AuthService {
         let now = ports.clock.now()
         let deviceHash = deviceToken.flatMap { $0.isEmpty ? nil : ports.tokenGenerator.digest($0) }
         let addressHit = ip.map {
-            RateLimitHit(key: "signin:ip:\(ClientAddressKey.key(for: $0))",
+            RateLimitHit(key: Self.addressLimitKey(flow: "signin", $0),
                          windowStart: limits.signInPerIP.windowStart(containing: now))
         }
         let ownWindow = limits.signInPerEmail.windowStart(containing: now)
@@ -90,7 +90,8 @@ extension AuthService {
         // Counted unless the address limit refused the request first.
         try check(limits.signInPerEmail, count: prepared.ownHits ?? 0, windowStart: ownWindow, now: now)
         let device = prepared.device.flatMap { record in deviceHash.map { PresentedDevice(hash: $0, record: record) } }
-        try enforceLockout(device?.record.failures ?? (device == nil ? prepared.failures : nil))
+        // A vouching device is judged by its own failures (none recorded: none), any other client by the address's.
+        try enforceLockout(device.map(\.record.failures) ?? prepared.failures)
         // The cap on failures since the last success (NIST SP 800-63B §5.2.2), for clients without a trusted
         // device: the owner was mailed a reset link when it was reached. Answered as a lockout, for every address.
         let lockout = configuration.lockout

@@ -62,7 +62,11 @@ public struct AuthService: Sendable {
     /// an address.
     func enforcePerIP(flow: String, _ rule: RateLimitRule, ip: String?) throws {
         guard let ip else { return }
-        try enforce(rule, key: "\(flow):ip:\(ClientAddressKey.key(for: ip))")
+        try enforce(rule, key: Self.addressLimitKey(flow: flow, ip))
+    }
+
+    static func addressLimitKey(flow: String, _ ip: String) -> String {
+        "\(flow):ip:\(ClientAddressKey.key(for: ip))"
     }
 
     static func emailLimitKey(flow: String, _ email: EmailAddress) -> String {
