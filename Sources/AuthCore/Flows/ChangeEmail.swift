@@ -53,10 +53,7 @@ extension AuthService {
     ///   (another account took the address meanwhile: nothing changed).
     @discardableResult
     public func confirmEmailChange(token: String, ip: String?) throws -> User {
-        switch try completeEmailChange(.link(hash: ports.tokenGenerator.digest(token)), ip: ip) {
-        case .redeemed(let user): return user
-        case .refused(let refusal): throw refusal.error
-        }
+        try completeEmailChange(.link(hash: ports.tokenGenerator.digest(token)), ip: ip).get()
     }
 
     /// Confirm a change of address with the code from the mail, typed with the *new* address.

@@ -32,10 +32,7 @@ extension AuthService {
     /// - Throws: `invalidToken` (unknown or a reset token), `tokenExpired`, `tokenUsed`, `tokenSuperseded`,
     ///   `alreadyConfirmed`, `userDisabled`.
     public func confirm(token: String, ip: String?, userAgent: String?) throws -> IssuedSession {
-        switch try confirm(.link(hash: ports.tokenGenerator.digest(token)), ip: ip, userAgent: userAgent) {
-        case .redeemed(let issued): return issued
-        case .refused(let refusal): throw refusal.error
-        }
+        try confirm(.link(hash: ports.tokenGenerator.digest(token)), ip: ip, userAgent: userAgent).get()
     }
 
     /// Confirm with the code from the mail instead of its link (`POST /v1/confirm` with `email` and `code`): the
@@ -82,9 +79,6 @@ extension AuthService {
             }
             return redemption
         }
-        switch redemption {
-        case .redeemed(let user): return user.publicUser
-        case .refused(let refusal): throw refusal.error
-        }
+        return try redemption.get().publicUser
     }
 }

@@ -34,10 +34,7 @@ extension AuthService {
         case .failed(let error): throw error
         }
         // A concurrent reset may spend it between the read and the transaction: the redemption says so.
-        switch try resetPassword(.link(hash: hash), of: user, newPassword: rawPassword, ip: ip) {
-        case .redeemed(let changed): return changed
-        case .refused(let refusal): throw refusal.error
-        }
+        return try resetPassword(.link(hash: hash), of: user, newPassword: rawPassword, ip: ip).get()
     }
 
     /// Reset with the code from the mail instead of its link: the same redemption of the same record. The

@@ -38,6 +38,14 @@ public enum Redemption<Value: Sendable>: Sendable {
     public var refusal: TokenRefusal? {
         if case .refused(let refusal) = self { refusal } else { nil }
     }
+
+    /// The value, or the error a link's redemption answers with (`TokenRefusal.error`).
+    public func get() throws(AuthError) -> Value {
+        switch self {
+        case .redeemed(let value): return value
+        case .refused(let refusal): throw refusal.error
+        }
+    }
 }
 
 extension Redemption: Equatable where Value: Equatable {}
