@@ -108,14 +108,24 @@ extension LatchApplication {
         return (worker, wakeup)
     }
 
+    /// The resolver of mail asked for by address: always one thread, whatever `LATCH_OUTBOX_WORKERS` says, since
+    /// it only writes tokens and outbox rows (the outbox worker sends them).
+    static func makeDeferredMailWorker(
+        configuration: LatchConfiguration, service: AuthService, log: LogWriter
+    ) -> DeferredMailWorker {
+        DeferredMailWorker(
+            resolve: { try service.resolveDeferredMail() }, interval: .seconds(configuration.outbox.deferredMailInterval),
+            log: { message, fields in log.log(message, fields.mapValues { .string($0) }) })
+    }
+
     static func makeAPI(
-        service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?, trustProxy: Bool,
-        log: LogWriter
+        service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?,
+        deferredMail: DeferredMailWorker, trustProxy: Bool, log: LogWriter
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
             isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
-            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox) },
+            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox, deferredMail: deferredMail) },
             trustProxy: trustProxy)
     }
 
@@ -155,13 +165,20 @@ extension LatchApplication {
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
-    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?) -> [MetricFamily] {
+    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?, deferredMail: DeferredMailWorker)
+        -> [MetricFamily]
+    {
         let statistics = pool.statistics
         var families: [MetricFamily] = [
             .single(name: "latch_db_connections_open", help: "PostgreSQL connections open", kind: .gauge,
                     value: Double(statistics.open)),
             .single(name: "latch_db_connections_idle", help: "PostgreSQL connections idle in the pool", kind: .gauge,
                     value: Double(statistics.idle)),
+            .single(name: "latch_deferred_mail_resolved_total", help: "mail requests by address resolved",
+                    kind: .counter, value: Double(deferredMail.resolved)),
+            .single(name: "latch_deferred_mail_store_errors_total",
+                    help: "mail requests by address left queued by a store error", kind: .counter,
+                    value: Double(deferredMail.storeErrors)),
         ]
         if let outbox {
             families += [

@@ -15,7 +15,8 @@ extension ConfigurationLoader {
             backoffBase: try duration("LATCH_OUTBOX_BACKOFF_BASE"),
             backoffCap: try duration("LATCH_OUTBOX_BACKOFF_CAP"),
             pollInterval: try duration("LATCH_OUTBOX_POLL"),
-            lease: try duration("LATCH_OUTBOX_LEASE")
+            lease: try duration("LATCH_OUTBOX_LEASE"),
+            deferredMailInterval: try duration("LATCH_DEFERRED_MAIL_INTERVAL")
         )
         let listen = try listenAddress("LATCH_LISTEN")
         let configuration = LatchConfiguration(
@@ -26,7 +27,7 @@ extension ConfigurationLoader {
             threads: threads,
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
-                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 2, range: 1...1000),
+                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 3, range: 1...1000),
             connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT"),
             requestDeadlines: try requestDeadlines(),
             maxConnections: try integer("LATCH_MAX_CONNECTIONS", range: 1...1_000_000),

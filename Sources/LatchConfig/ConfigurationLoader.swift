@@ -16,7 +16,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
-        ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 2"),
+        ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 3"),
         ("LATCH_CONNECTION_TIMEOUT", "idle HTTP connection timeout", "30s"),
         ("LATCH_HEADER_TIMEOUT", "time from a request's first byte until its headers must be in", "10s"),
         ("LATCH_BODY_TIMEOUT", "time from a request's first byte until its body must be in", "30s"),
@@ -64,6 +64,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_OUTBOX_BACKOFF_CAP", "longest retry delay", "1h"),
         ("LATCH_OUTBOX_POLL", "outbox poll interval when no notification arrives", "5s"),
         ("LATCH_OUTBOX_LEASE", "how long a claimed mail is held before another worker may take it (after a crash)", "2m"),
+        ("LATCH_DEFERRED_MAIL_INTERVAL", "how often mail asked for by address (forgot, resend) is resolved", "1s"),
         ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
         ("LATCH_UNCONFIRMED_TTL", "how long an account may stay unconfirmed before the purge deletes it", "7d"),
     ]

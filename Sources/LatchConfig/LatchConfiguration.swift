@@ -45,6 +45,8 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var pollInterval: TimeInterval
         /// How long a claimed mail is held by its worker before another may take it (after a crash).
         public var lease: TimeInterval
+        /// The beat of the resolver of mail asked for by address (`DeferredMailWorker`).
+        public var deferredMailInterval: TimeInterval
     }
 
     public var databaseURL: String

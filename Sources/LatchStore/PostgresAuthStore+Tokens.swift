@@ -306,7 +306,8 @@ extension PostgresAuthStore {
     }
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
-    /// reach `limit` lose their code in the same statement (their links stay).
+    /// reach `limit` lose their code in the same statement (their links stay). `account` is one row whether or not
+    /// the user exists, so the audit row is always written (with a NULL user for no account).
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try database.query("""
             WITH counted AS (
@@ -316,7 +317,7 @@ extension PostgresAuthStore {
                 WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
                   AND used_at IS NULL AND superseded_at IS NULL
             ), account AS (
-                SELECT id AS user_id FROM users WHERE id = \(userID.rawValue)
+                SELECT (SELECT id FROM users WHERE id = \(userID.rawValue)) AS user_id
             ), audited AS (
                 \(try auditInsert(audit, forUserOf: "account"))
             )

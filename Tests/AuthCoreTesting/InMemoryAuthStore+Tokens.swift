@@ -171,8 +171,8 @@ extension InMemoryAuthStore {
 
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try locked { state in
-            if var audit, state.users[userID] != nil {
-                audit.userID = userID
+            if var audit {
+                audit.userID = state.users[userID] != nil ? userID : nil
                 state.audit.append(audit)
             }
             for (hash, row) in state.tokens

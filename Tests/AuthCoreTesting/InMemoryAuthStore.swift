@@ -57,6 +57,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var users: [UserID: UserRecord] = [:]
         public var tokens: [Data: TokenRow] = [:]
         public var outbox: [ComposedMail] = []
+        /// Mails asked for by address, not yet resolved, oldest first.
+        public var deferredMail: [DeferredMail] = []
         public var sessions: [SessionID: SessionRow] = [:]
         public var refreshTokens: [Data: RefreshRow] = [:]
         public var devices: [Data: DeviceRow] = [:]

@@ -20,7 +20,7 @@ import Testing
         let mine = try h.confirmedUser()
         let other = try h.signIn()
         let me = try h.service.authenticate(accessToken: mine.accessToken)
-        try h.service.forgotPassword(email: "alice@example.com", ip: Harness.ip)
+        try h.forgotPassword("alice@example.com", ip: Harness.ip)
         let resetToken = h.generator.lastToken!
 
         try h.service.changePassword(me, currentPassword: Harness.password, newPassword: Self.newPassword, ip: Harness.ip)

@@ -15,7 +15,7 @@ import Testing
         let refreshed = try h.service.refresh(refreshToken: session.refreshToken, ip: Harness.ip, userAgent: nil)
         #expect(throws: AuthError.refreshTokenReused) { try h.service.refresh(refreshToken: session.refreshToken, ip: nil, userAgent: nil) }
         try h.service.signOut(try h.service.authenticate(accessToken: confirmed.accessToken), scope: .local, ip: nil)
-        try h.service.forgotPassword(email: "alice@example.com", ip: Harness.ip)
+        try h.forgotPassword("alice@example.com", ip: Harness.ip)
         try h.service.resetPassword(token: try #require(h.generator.lastToken), newPassword: newPassword, ip: Harness.ip)
         _ = try h.service.signUp(email: "alice@example.com", password: password, ip: Harness.ip, userAgent: nil)
 

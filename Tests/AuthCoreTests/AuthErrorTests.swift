@@ -22,10 +22,10 @@ import Testing
     @Test func retryAfterIsRoundedUpToWholeSeconds() throws {
         let h = Harness { $0.rateLimits.resendPerIP = RateLimitRule(limit: 1, window: 10) }
         h.clock.advance(by: 0.4)
-        _ = try h.service.resendConfirmation(email: "a@example.com", ip: "192.0.2.1")
+        try h.resendConfirmation("a@example.com", ip: "192.0.2.1")
         // 9.6 s remain in the window: a client waiting 9 s would be refused again.
         #expect(throws: AuthError.rateLimited(retryAfter: 10)) {
-            try h.service.resendConfirmation(email: "b@example.com", ip: "192.0.2.1")
+            try h.resendConfirmation("b@example.com", ip: "192.0.2.1")
         }
     }
 }

@@ -59,7 +59,7 @@ import Testing
     @Test func unknownAndResetTokensAreInvalid() throws {
         let h = Harness()
         try h.confirmedUser()
-        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.forgotPassword("alice@example.com", ip: nil)
         let resetToken = try #require(h.generator.lastToken)
         #expect(throws: AuthError.invalidToken) { try h.service.confirm(token: resetToken, ip: nil, userAgent: nil) }
         #expect(throws: AuthError.invalidToken) { try h.service.confirm(token: "no-such-token", ip: nil, userAgent: nil) }
@@ -76,7 +76,7 @@ import Testing
     @Test func resendIssuesANewTokenAndKeepsTheOldOneValid() throws {
         let h = Harness()
         let first = try h.signUp()
-        #expect(try h.service.resendConfirmation(email: "ALICE@example.com", ip: nil) == .confirmationSent)
+        #expect(try h.resendConfirmation("ALICE@example.com", ip: nil) == .confirmationSent)
         let second = try #require(h.generator.lastToken)
         #expect(second != first)
         #expect(h.store.snapshot.outbox.filter { $0.kind == .confirmEmail }.count == 2)
@@ -88,16 +88,16 @@ import Testing
         try h.confirmedUser()
         let mailsBefore = h.store.snapshot.outbox.count
         let tokensBefore = h.store.snapshot.tokens.count
-        #expect(try h.service.resendConfirmation(email: "alice@example.com", ip: nil) == .confirmationSent)
-        #expect(try h.service.resendConfirmation(email: "nobody@example.com", ip: nil) == .confirmationSent)
+        #expect(try h.resendConfirmation("alice@example.com", ip: nil) == .confirmationSent)
+        #expect(try h.resendConfirmation("nobody@example.com", ip: nil) == .confirmationSent)
         #expect(h.store.snapshot.outbox.count == mailsBefore)
         #expect(h.store.snapshot.tokens.count == tokensBefore)
     }
 
     @Test func resendIsRateLimitedForUnknownEmailsToo() throws {
         let h = Harness { $0.rateLimits.resendPerEmail = RateLimitRule(limit: 1, window: 600) }
-        _ = try h.service.resendConfirmation(email: "nobody@example.com", ip: nil)
-        let error = #expect(throws: AuthError.self) { try h.service.resendConfirmation(email: "nobody@example.com", ip: nil) }
+        try h.resendConfirmation("nobody@example.com", ip: nil)
+        let error = #expect(throws: AuthError.self) { try h.resendConfirmation("nobody@example.com", ip: nil) }
         #expect(error?.retryAfter != nil)
     }
 }

@@ -11,9 +11,9 @@ import Testing
     @Test func aConfirmLinkIssuedBeforeAResetNoLongerRedeemsOrOpensASession() throws {
         let h = Harness()
         let confirmLink = try h.signUp()
-        _ = try h.service.resendConfirmation(email: "alice@example.com", ip: nil)
+        try h.resendConfirmation("alice@example.com", ip: nil)
         let resent = try #require(h.generator.lastToken)
-        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.forgotPassword("alice@example.com", ip: nil)
         let reset = try #require(h.generator.lastToken)
         try h.service.resetPassword(token: reset, newPassword: newPassword, ip: nil)
 
@@ -26,7 +26,7 @@ import Testing
     @Test func aConfirmLinkOfAConfirmedAddressOpensNoSession() throws {
         let h = Harness()
         let first = try h.signUp()
-        _ = try h.service.resendConfirmation(email: "alice@example.com", ip: nil)
+        try h.resendConfirmation("alice@example.com", ip: nil)
         let second = try #require(h.generator.lastToken)
         _ = try h.service.confirm(token: first, ip: nil, userAgent: nil)
         let sessions = h.store.snapshot.sessions.count
@@ -46,7 +46,7 @@ import Testing
     @Test func aLinkWhoseInsertRacedAPasswordChangeIsDeadOnArrival() throws {
         let h = Harness()
         try h.confirmedUser()
-        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.forgotPassword("alice@example.com", ip: nil)
         let raced = try #require(h.generator.lastToken)
         // The change committed after the link's row was written but before any supersede could see it: only the
         // password version tells.
@@ -62,7 +62,7 @@ import Testing
     @Test func aSignInWhoseVerifyOverlapsAResetOpensNoSessionAndWritesNoOldHash() throws {
         let h = Harness()
         try h.confirmedUser()
-        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.forgotPassword("alice@example.com", ip: nil)
         let reset = try #require(h.generator.lastToken)
         h.hasher.setVersion("fake2")  // the sign-in would rehash the old password
         let service = h.service

@@ -7,7 +7,7 @@ import Testing
     let newPassword = "a brand new secret"
 
     private func requestReset(_ h: Harness, _ email: String = "alice@example.com") throws -> String {
-        try h.service.forgotPassword(email: email, ip: Harness.ip)
+        try h.forgotPassword(email, ip: Harness.ip)
         return try #require(h.generator.lastToken)
     }
 
@@ -27,14 +27,14 @@ import Testing
         let h = Harness()
         try h.confirmedUser()
         let before = h.store.snapshot
-        try h.service.forgotPassword(email: "nobody@example.com", ip: Harness.ip)
+        try h.forgotPassword("nobody@example.com", ip: Harness.ip)
         #expect(h.store.snapshot.outbox.count == before.outbox.count)
         #expect(h.store.snapshot.tokens.count == before.tokens.count)
         let h2 = Harness { $0.rateLimits.forgotPerEmail = RateLimitRule(limit: 1, window: 3600) }
-        try h2.service.forgotPassword(email: "nobody@example.com", ip: nil)
+        try h2.forgotPassword("nobody@example.com", ip: nil)
         // The test clock starts on an hour boundary, so the whole window remains.
         #expect(throws: AuthError.rateLimited(retryAfter: 3600)) {
-            try h2.service.forgotPassword(email: "nobody@example.com", ip: nil)
+            try h2.forgotPassword("nobody@example.com", ip: nil)
         }
     }
 
@@ -99,7 +99,7 @@ import Testing
         try h.store.setDisabled(userID: id, at: h.clock.now())
         #expect(throws: AuthError.userDisabled) { try h.service.resetPassword(token: token, newPassword: newPassword, ip: nil) }
         let mails = h.store.snapshot.outbox.count
-        try h.service.forgotPassword(email: "alice@example.com", ip: nil)
+        try h.forgotPassword("alice@example.com", ip: nil)
         #expect(h.store.snapshot.outbox.count == mails)
     }
 }

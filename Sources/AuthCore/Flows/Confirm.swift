@@ -1,28 +1,16 @@
 import Foundation
 
 extension AuthService {
-    /// Resend the confirmation mail (`POST /v1/confirm/resend`).
-    ///
-    /// Only an existing, unconfirmed, enabled user gets a new link; every other email gets the same answer and no
-    /// mail. Earlier confirm links stay valid until their TTL: they all confirm the same sign-up (the same
-    /// password version), and invalidating them would break the link the user opens first when mails arrive out
-    /// of order. An account without a password (a contested sign-up) gets a choose-your-password link instead:
-    /// confirming it as it is would leave its owner without a way to sign in.
+    /// Resend the confirmation mail (`POST /v1/confirm/resend`): queues the request (`DeferredMail`) and
+    /// answers, the same for every email after the same one write. `resolveDeferredMail` then mails a new link
+    /// only to an existing, unconfirmed, enabled user.
     /// - Throws: `invalidEmail`, `rateLimited`.
     public func resendConfirmation(email rawEmail: String, ip: String?) throws -> SignUpOutcome {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "resend", perIP: limits.resendPerIP, perEmail: limits.resendPerEmail, ip: ip, email: email)
-        // Any other address gets the same work, for no account: the statement finds no user and writes nothing.
-        let user = try ports.store.findUser(email: email).flatMap { $0.isConfirmed || $0.isDisabled ? nil : $0 }
-        let owner = user?.id ?? UserID()
-        let recipient = user?.email ?? email.value
-        let now = ports.clock.now()
-        let link = user?.hasPassword ?? true
-            ? makeMailedToken(for: owner, email: recipient, purpose: .confirm, now: now)
-            : makeMailedToken(for: owner, email: recipient, purpose: .reset, now: now,
-                              kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
-        try ports.store.issueToken(link, audit: event(.confirmationResent, user: owner, ip: ip))
+        try ports.store.deferMail(DeferredMail(kind: .confirmation, email: email.value, ip: ip,
+                                               requestedAt: ports.clock.now()))
         return .confirmationSent
     }
 

@@ -1,19 +1,17 @@
 import Foundation
 
 extension AuthService {
-    /// Forgot password (`POST /v1/password/forgot`): an existing, enabled user gets a reset link; every email gets
-    /// the same (empty) answer, after the same work: an unknown or disabled address gets its link and mail made
-    /// for no account, offered to the same one statement, which finds no user and writes nothing. Earlier reset
-    /// links stay valid until their 1 h TTL or until the password changes, which supersedes them all.
+    /// Forgot password (`POST /v1/password/forgot`): queues the request (`DeferredMail`) and answers. Every
+    /// email gets the same (empty) answer after the same one write; `resolveDeferredMail` then mails a reset link
+    /// if the address has an enabled account, and nothing otherwise. Earlier reset links stay valid until their
+    /// 1 h TTL or until the password changes, which supersedes them all.
     /// - Throws: `invalidEmail`, `rateLimited`.
     public func forgotPassword(email rawEmail: String, ip: String?) throws {
         let email = try EmailAddress(rawEmail)
         let limits = configuration.rateLimits
         try enforce(flow: "forgot", perIP: limits.forgotPerIP, perEmail: limits.forgotPerEmail, ip: ip, email: email)
-        let user = try ports.store.findUser(email: email).flatMap { $0.isDisabled ? nil : $0 }
-        let owner = user?.id ?? UserID()
-        let link = makeMailedToken(for: owner, email: user?.email ?? email.value, purpose: .reset, now: ports.clock.now())
-        try ports.store.issueToken(link, audit: event(.passwordResetRequested, user: owner, ip: ip))
+        try ports.store.deferMail(DeferredMail(kind: .passwordReset, email: email.value, ip: ip,
+                                               requestedAt: ports.clock.now()))
     }
 
     /// Reset password (`POST /v1/password/reset`).
@@ -46,8 +44,9 @@ extension AuthService {
     public func resetPassword(email: String, code: String, newPassword rawPassword: String, ip: String?) throws -> User {
         try passwordPolicy.check(typed: rawPassword, email: EmailAddress(email))
         let (user, key, owner) = try codeKey(email: email, code: code, purpose: .reset, ip: ip)
-        guard let user, try ports.store.checkToken(key, purpose: .reset, now: ports.clock.now()).value?.id == user.id
-        else { throw try wrongCode(owner, purpose: .reset, ip: ip) }
+        // Read for an unknown address too (its key names no record): the same statements either way.
+        let holder = try ports.store.checkToken(key, purpose: .reset, now: ports.clock.now()).value
+        guard let user, holder?.id == user.id else { throw try wrongCode(owner, purpose: .reset, ip: ip) }
         guard let changed = try resetPassword(key, of: user, newPassword: rawPassword, ip: ip).value else {
             throw try wrongCode(owner, purpose: .reset, ip: ip)
         }

@@ -158,7 +158,7 @@ public struct AuthService: Sendable {
     }
 
     /// Counts a wrong code against every live token of `owner` for `purpose` (five retire a code) and audits it, in
-    /// one statement; for an owner that is no account, the same statement writes nothing.
+    /// one statement; for an owner that is no account, the same statement writes only the audit row, with no user.
     func wrongCode(_ owner: UserID, purpose: TokenPurpose, ip: String?) throws -> AuthError {
         try ports.store.recordWrongCode(
             userID: owner, purpose: purpose, at: ports.clock.now(), limit: configuration.codeAttempts,

@@ -52,6 +52,20 @@ struct Harness {
         try service.signIn(email: email, password: password, ip: Self.ip, userAgent: Self.agent)
     }
 
+    /// Forgot password, then the mail it queued resolved, as latchd's resolver does on its next beat.
+    func forgotPassword(_ email: String, ip: String? = Harness.ip) throws {
+        try service.forgotPassword(email: email, ip: ip)
+        try service.resolveAllDeferredMail()
+    }
+
+    /// Resend, then the mail it queued resolved, as latchd's resolver does on its next beat.
+    @discardableResult
+    func resendConfirmation(_ email: String, ip: String? = Harness.ip) throws -> SignUpOutcome {
+        let outcome = try service.resendConfirmation(email: email, ip: ip)
+        try service.resolveAllDeferredMail()
+        return outcome
+    }
+
     func user(_ email: String = "alice@example.com") -> UserRecord? {
         try? store.findUser(email: EmailAddress(email))
     }

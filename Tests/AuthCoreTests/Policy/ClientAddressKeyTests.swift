@@ -20,11 +20,11 @@ import Testing
 
     @Test func oneSubscriberPrefixSharesOnePerAddressBudget() throws {
         let h = Harness { $0.rateLimits.forgotPerIP = RateLimitRule(limit: 2, window: 3600) }
-        try h.service.forgotPassword(email: "a@example.com", ip: "2001:db8:1:2::1")
-        try h.service.forgotPassword(email: "b@example.com", ip: "2001:db8:1:2::ffff")
+        try h.forgotPassword("a@example.com", ip: "2001:db8:1:2::1")
+        try h.forgotPassword("b@example.com", ip: "2001:db8:1:2::ffff")
         #expect(throws: AuthError.rateLimited(retryAfter: 3600)) {
-            try h.service.forgotPassword(email: "c@example.com", ip: "2001:db8:1:2:1234:5678:9abc:def0")
+            try h.forgotPassword("c@example.com", ip: "2001:db8:1:2:1234:5678:9abc:def0")
         }
-        try h.service.forgotPassword(email: "d@example.com", ip: "2001:db8:1:3::1")
+        try h.forgotPassword("d@example.com", ip: "2001:db8:1:3::1")
     }
 }

@@ -135,6 +135,7 @@ import Testing
             "LATCH_APP_SCHEME": "myapp",
             // No worker sends (and scrubs) mail: the test reads each reset and confirm link from its outbox row.
             "LATCH_OUTBOX_WORKERS": "0",
+            "LATCH_DEFERRED_MAIL_INTERVAL": "0.05",
             "LATCH_ARGON2_MEMORY_KIB": "64",
             "LATCH_ARGON2_ITERATIONS": "1",
             "LATCH_THREADS": "4",
@@ -318,6 +319,11 @@ extension AuditCrashTests {
             }
             return parser.parse(url).link
         }
+
+        func count(to recipient: String, kind: MailKind) throws -> Int {
+            try pool.query("SELECT count(*)::int8 FROM outbox WHERE recipient = $1 AND kind = $2",
+                           [recipient, kind.rawValue]).scalar(Int.self) ?? 0
+        }
     }
 
     /// One client thread's users and what it knows of them across rounds. Only its own thread touches them during a
@@ -407,9 +413,13 @@ extension AuditCrashTests {
                 stream.answer()
                 if status == 204 { account.gone = true }
             case .reset:
+                let mailed = try links.count(to: account.email, kind: .resetPassword)
                 status = try Self.send("POST", "/v1/password/forgot", ["email": account.email], port: port).status
                 stream.answer()
+                // The link follows the answer (latchd resolves the request on its next beat), unless a kill
+                // comes first: then the next daemon resolves it, and this step has nothing to redeem.
                 guard status == 202,
+                      try eventually(within: .seconds(3), { try links.count(to: account.email, kind: .resetPassword) > mailed }),
                       case .resetPassword(let token)? = try links.newest(to: account.email, kind: .resetPassword)
                 else { return true }
                 // Every session of the user ends with a reset, answered or not.

@@ -17,24 +17,9 @@ import Testing
 /// statements), read the user, and the failures row or the trusted device, each on its own pool lease, before the
 /// statement that writes the session: five statements a sign-in. Run against that code, this test counted 25 for
 /// the 5 sign-ins, where it allows 10.
-///
-/// pg_stat_statements counts per database, so the count is read for this test's database alone (other tests
-/// run beside it in other databases of the same cluster), and its default `track = top` counts the statements a
-/// client sends, not what functions run inside them. Its entries are reset for this database only.
 @Suite struct SignInStatementCountTests {
     static let password = "statement count Passphrase 3"
     static let signIns = 5
-
-    /// One statement as pg_stat_statements lists it.
-    struct Statement: CustomStringConvertible {
-        let calls: Int
-        let query: String
-        /// The query on one line, cut after 150 characters.
-        var description: String {
-            let line = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            return "\(calls) × " + (line.count > 150 ? line.prefix(150) + "…" : line)
-        }
-    }
 
     /// The clock stands still: the signing-key ring read by the warm-up sign-in stays fresh
     /// (`SigningKeySchedule.cacheInterval` after it was read, by this clock), so no reload of `signing_keys` falls
@@ -50,7 +35,6 @@ import Testing
         // The test's own connection: reading pg_stat_statements, it is left out of the counts by its text.
         let observer = try PostgresConnection(url: database.url)
         defer { observer.close() }
-        try observer.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
 
         let mailDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("latch-count-\(UUID().uuidString)")
@@ -89,7 +73,7 @@ import Testing
                                        userAgent: agent)
         let deviceToken = try #require(first.deviceToken)
 
-        let (succeeded, successEvicted) = try Self.counting(observer) {
+        let succeeded = try StatementLog.record(observer) {
             for number in 0..<Self.signIns {
                 // Half as a client that presents its trusted device, half as a new client.
                 _ = try service.signIn(email: email, password: Self.password,
@@ -97,26 +81,26 @@ import Testing
                                        userAgent: agent)
             }
         }
-        let successCalls = succeeded.reduce(0) { $0 + $1.calls }
-        let listing = succeeded.map(\.description).joined(separator: "\n")
+        let successCalls = succeeded.calls
+        let listing = succeeded.listing
         #expect(successCalls <= 2 * Self.signIns,
                 "\(Self.signIns) successful sign-ins ran \(successCalls) statements:\n\(listing)")
-        #expect(!succeeded.contains { $0.query.contains("signing_keys") },
+        #expect(!succeeded.statements.contains { $0.query.contains("signing_keys") },
                 "the signing keys were read again inside the window:\n\(listing)")
-        if !successEvicted {
+        if !succeeded.evicted {
             // Not a bound: a guard that the window was counted at all (a count of 0 would pass the bound above).
             #expect(successCalls >= Self.signIns, "pg_stat_statements counted \(successCalls):\n\(listing)")
         }
 
-        let (failed, failureEvicted) = try Self.counting(observer) {
+        let failed = try StatementLog.record(observer) {
             #expect(throws: AuthError.invalidCredentials) {
                 try service.signIn(email: email, password: "not the Passphrase 3", deviceToken: nil, ip: ip,
                                    userAgent: agent)
             }
         }
-        let failureCalls = failed.reduce(0) { $0 + $1.calls }
-        let failedListing = failed.map(\.description).joined(separator: "\n")
-        if !failureEvicted {
+        let failureCalls = failed.calls
+        let failedListing = failed.listing
+        if !failed.evicted {
             #expect(failureCalls > 0, "a failed sign-in is counted apart")
         }
         print("""
@@ -125,26 +109,5 @@ import Testing
             one failed sign-in (wrong password) ran \(failureCalls) statements:
             \(failedListing)
             """)
-    }
-
-    /// The statements `body` ran in this database, and whether pg_stat_statements evicted entries meanwhile
-    /// (`pg_stat_statements.max` is shared by the whole cluster: an eviction can only lower the count).
-    static func counting(_ observer: PostgresConnection, _ body: () throws -> Void) throws -> ([Statement], Bool) {
-        let evictions = "SELECT dealloc FROM pg_stat_statements_info"
-        let before = try observer.query(evictions, []).scalar(Int.self)
-        try observer.query("""
-            SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)
-            """, [])
-        try body()
-        let statements = try observer.query("""
-            SELECT calls, query FROM pg_stat_statements
-            WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
-              AND query NOT ILIKE '%pg_stat_statements%'
-            ORDER BY calls DESC, query
-            """, []).map { row in
-                Statement(calls: try row.decode(Int.self, column: 0), query: try row.decode(String.self, column: 1))
-            }
-        let after = try observer.query(evictions, []).scalar(Int.self)
-        return (statements, before != after)
     }
 }

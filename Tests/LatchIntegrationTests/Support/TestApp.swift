@@ -5,6 +5,7 @@ import LatchApp
 import LatchConfig
 import LatchTestSupport
 import PostgresClient
+import TestKit
 
 /// latchd's real assembly (`LatchApplication`) running in-process on 127.0.0.1 with an ephemeral port, against a
 /// fresh, migrated database of its own. Mail goes to a temporary directory unless the test gives an SMTP URL.
@@ -38,6 +39,8 @@ final class TestApp: @unchecked Sendable {
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
             "LATCH_OUTBOX_WORKERS": "0",
+            // Mail asked for by address (forgot, resend) is resolved on this beat; short, so tests wait little.
+            "LATCH_DEFERRED_MAIL_INTERVAL": "0.05",
             // Cheap hashing keeps the suite fast; the parameters' effect is tested in LatchCryptoTests.
             "LATCH_ARGON2_MEMORY_KIB": "64",
             "LATCH_ARGON2_ITERATIONS": "1",
@@ -65,11 +68,17 @@ final class TestApp: @unchecked Sendable {
 
     func client() throws -> HTTPTestClient { try HTTPTestClient(port: port) }
 
-    /// Sends one JSON request on a fresh connection.
+    /// The API paths whose mail latchd looks up and queues after the answer (`DeferredMail`).
+    static let deferringPaths: Set<String> = ["/v1/password/forgot", "/v1/confirm/resend"]
+
+    /// Sends one JSON request on a fresh connection. After a request to a deferring path, waits for latchd's
+    /// resolver too, so that what the test reads next is what the request led to.
     func post(_ path: String, _ json: String, headers: [(String, String)] = []) throws -> HTTPTestClient.Response {
         let client = try client()
         defer { client.close() }
-        return try client.sendJSON("POST", path, json: json, headers: headers)
+        let response = try client.sendJSON("POST", path, json: json, headers: headers)
+        if Self.deferringPaths.contains(path) { try settleDeferredMail() }
+        return response
     }
 
     func get(_ path: String, headers: [(String, String)] = []) throws -> HTTPTestClient.Response {
@@ -78,8 +87,20 @@ final class TestApp: @unchecked Sendable {
         return try client.send("GET", path, headers: headers)
     }
 
-    /// The deep link of the newest outbox mail of `kind` to `recipient`, or nil.
+    /// Waits until latchd's resolver has taken every request for mail by address (forgot, resend) and committed
+    /// what it led to, so that reading the outbox sees their mail, or rightly sees none.
+    func settleDeferredMail() throws {
+        let settled = try eventually(within: .seconds(20)) {
+            try pool.query("SELECT count(*)::int8 FROM deferred_mail").scalar(Int.self) == 0
+        }
+        if !settled { throw DeferredMailStuck() }
+    }
+
+    struct DeferredMailStuck: Error {}
+
+    /// The deep link of the newest outbox mail of `kind` to `recipient`, or nil (after `settleDeferredMail`).
     func latestLink(to recipient: String, kind: MailKind) throws -> URL? {
+        try settleDeferredMail()
         let rows = try pool.query(
             "SELECT deep_link FROM outbox WHERE recipient = $1 AND kind = $2 ORDER BY id DESC LIMIT 1",
             [recipient, kind.rawValue])
@@ -94,6 +115,7 @@ final class TestApp: @unchecked Sendable {
     }
 
     func outboxCount(to recipient: String, kind: MailKind? = nil) throws -> Int {
+        try settleDeferredMail()
         let rows = try pool.query(
             "SELECT count(*)::int8 FROM outbox WHERE recipient = $1 AND ($2::text IS NULL OR kind = $2)",
             [recipient, kind?.rawValue])

@@ -22,7 +22,7 @@ final class LoggedApplication: @unchecked Sendable {
             "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": database.url, "LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0",
             "LATCH_MAIL_DIR": mailDirectory.path,
             "LATCH_LINK_BASE": TestApp.linkBase, "LATCH_APP_SCHEME": "myapp",
-            "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path, "LATCH_OUTBOX_WORKERS": "0",
+            "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path, "LATCH_OUTBOX_WORKERS": "0", "LATCH_DEFERRED_MAIL_INTERVAL": "0.05",
             "LATCH_ARGON2_MEMORY_KIB": "64", "LATCH_ARGON2_ITERATIONS": "1", "LATCH_THREADS": "4",
         ]
         variables.merge(environment) { $1 }

@@ -18,6 +18,7 @@ enum MailEnvironment {
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_OUTBOX_WORKERS": String(workers),
             "LATCH_OUTBOX_POLL": "1s",
+            "LATCH_DEFERRED_MAIL_INTERVAL": "0.1",
             "LATCH_OUTBOX_BACKOFF_BASE": "1s",
             "LATCH_OUTBOX_BACKOFF_CAP": "2s",
             "LATCH_ARGON2_MEMORY_KIB": "64",
