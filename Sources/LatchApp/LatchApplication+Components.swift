@@ -110,22 +110,41 @@ extension LatchApplication {
 
     /// The resolver of mail asked for by address: always one thread, whatever `LATCH_OUTBOX_WORKERS` says, since
     /// it only writes tokens and outbox rows (the outbox worker sends them).
-    static func makeDeferredMailWorker(
-        configuration: LatchConfiguration, service: AuthService, log: LogWriter
-    ) -> DeferredMailWorker {
-        DeferredMailWorker(
-            resolve: { try service.resolveDeferredMail() }, interval: .seconds(configuration.outbox.deferredMailInterval),
-            log: { message, fields in log.log(message, fields.mapValues { .string($0) }) })
+    static func makeDeferredMailJob(configuration: LatchConfiguration, service: AuthService, log: LogWriter)
+        -> PeriodicJob
+    {
+        PeriodicJob(name: "latch-deferred-mail", interval: .seconds(configuration.outbox.deferredMailInterval),
+                    work: { try service.resolveAllDeferredMail() }, logFailure: jobFailureLogger(log))
+    }
+
+    /// `latchctl tokens purge`, run by latchd itself every `LATCH_PURGE_INTERVAL`; nil when that is off.
+    static func makePurgeJob(configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock,
+                             log: LogWriter) -> PeriodicJob? {
+        guard let interval = configuration.purgeInterval else { return nil }
+        let admin = PostgresAdminStore(pool: pool)
+        return PeriodicJob(name: "latch-purge", interval: .seconds(interval), work: {
+            let result = try admin.purge(now: clock.now(), retention: configuration.retention,
+                                         unconfirmedTTL: configuration.unconfirmedTTL, source: "latchd")
+            if result.total > 0 {
+                log.log("purge", ["rows": .int(result.total - result.unconfirmedUsers),
+                                  "unconfirmed_users": .int(result.unconfirmedUsers)])
+            }
+            return result.total
+        }, logFailure: jobFailureLogger(log))
+    }
+
+    static func jobFailureLogger(_ log: LogWriter) -> PeriodicJob.FailureLog {
+        { job, error in log.log("background job failed", ["job": .string(job), "error": .string(error)]) }
     }
 
     static func makeAPI(
         service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?,
-        deferredMail: DeferredMailWorker, trustProxy: Bool, log: LogWriter
+        jobs: [PeriodicJob], trustProxy: Bool, log: LogWriter
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
             isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
-            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox, deferredMail: deferredMail) },
+            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox, jobs: jobs) },
             trustProxy: trustProxy)
     }
 
@@ -165,21 +184,24 @@ extension LatchApplication {
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
-    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?, deferredMail: DeferredMailWorker)
-        -> [MetricFamily]
-    {
+    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?, jobs: [PeriodicJob]) -> [MetricFamily] {
         let statistics = pool.statistics
         var families: [MetricFamily] = [
             .single(name: "latch_db_connections_open", help: "PostgreSQL connections open", kind: .gauge,
                     value: Double(statistics.open)),
             .single(name: "latch_db_connections_idle", help: "PostgreSQL connections idle in the pool", kind: .gauge,
                     value: Double(statistics.idle)),
-            .single(name: "latch_deferred_mail_resolved_total", help: "mail requests by address resolved",
-                    kind: .counter, value: Double(deferredMail.resolved)),
-            .single(name: "latch_deferred_mail_store_errors_total",
-                    help: "mail requests by address left queued by a store error", kind: .counter,
-                    value: Double(deferredMail.storeErrors)),
         ]
+        for job in jobs {
+            // "latch-deferred-mail" -> latch_deferred_mail_handled_total: requests resolved, rows purged.
+            let prefix = job.name.replacingOccurrences(of: "-", with: "_")
+            families += [
+                .single(name: prefix + "_handled_total", help: "items handled by \(job.name)", kind: .counter,
+                        value: Double(job.handled)),
+                .single(name: prefix + "_failures_total", help: "runs of \(job.name) that failed", kind: .counter,
+                        value: Double(job.failures)),
+            ]
+        }
         if let outbox {
             families += [
                 .single(name: "latch_outbox_sent_total", help: "mails sent", kind: .counter, value: Double(outbox.sent)),

@@ -9,7 +9,7 @@ import LatchStore
 import Mailer
 import PostgresClient
 
-/// latchd, assembled: configuration in, a running HTTP server, deferred-mail resolver and outbox worker out.
+/// latchd, assembled: configuration in, a running HTTP server, outbox worker and background jobs out.
 ///
 /// Built once at start, in dependency order (pool -> migrations -> store -> service -> routes -> server), so
 /// integration tests run exactly the daemon's wiring in-process. Holds no state of its own: everything that
@@ -24,7 +24,8 @@ public final class LatchApplication: Sendable {
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
-    private let deferredMailWorker: DeferredMailWorker
+    /// The resolver of mail asked for by address, and the purge when it is on.
+    private let jobs: [PeriodicJob]
     /// Flushed at `stop()`: request lines are buffered (`LogWriter`).
     private let log: LogWriter
 
@@ -55,12 +56,12 @@ public final class LatchApplication: Sendable {
                               priority: .background)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
             configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
-        deferredMailWorker = Self.makeDeferredMailWorker(
-            configuration: configuration, service: service, log: log)
+        jobs = [Self.makeDeferredMailJob(configuration: configuration, service: service, log: log)]
+            + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log)].compactMap { $0 }
 
         let api = Self.makeAPI(
             service: service, hashPool: hashPool, pool: pool, outbox: outboxWorker?.metrics,
-            deferredMail: deferredMailWorker, trustProxy: configuration.trustProxy, log: log)
+            jobs: jobs, trustProxy: configuration.trustProxy, log: log)
         var router = Router()
         api.register(on: &router)
         Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, log: log)
@@ -96,7 +97,7 @@ public final class LatchApplication: Sendable {
             server.stop(timeout: .seconds(1))
             throw error
         }
-        deferredMailWorker.start()
+        for job in jobs { job.start() }
         outboxWorker?.start()
     }
 
@@ -105,7 +106,7 @@ public final class LatchApplication: Sendable {
         server.stop(timeout: .seconds(10))
         metricsServer?.stop(timeout: .seconds(2))
         hashPool.shutdown()
-        deferredMailWorker.stop(timeout: .seconds(10))
+        for job in jobs { job.stop(timeout: .seconds(10)) }
         outboxWorker?.stop(timeout: .seconds(30))
         outboxWakeup?.listener.close()
         pool.close()

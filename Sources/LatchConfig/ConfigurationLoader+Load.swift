@@ -48,7 +48,9 @@ extension ConfigurationLoader {
             ),
             outbox: outbox,
             retention: try duration("LATCH_RETENTION"),
-            unconfirmedTTL: try duration("LATCH_UNCONFIRMED_TTL")
+            unconfirmedTTL: try duration("LATCH_UNCONFIRMED_TTL"),
+            purgeInterval: try valueOrDefault("LATCH_PURGE_INTERVAL").lowercased() == "off"
+                ? nil : try duration("LATCH_PURGE_INTERVAL")
         )
         try checkUnconfirmedTTL(of: configuration)
         return configuration

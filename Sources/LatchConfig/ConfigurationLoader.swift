@@ -67,6 +67,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_DEFERRED_MAIL_INTERVAL", "how often mail asked for by address (forgot, resend) is resolved", "1s"),
         ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
         ("LATCH_UNCONFIRMED_TTL", "how long an account may stay unconfirmed before the purge deletes it", "7d"),
+        ("LATCH_PURGE_INTERVAL", "how often latchd runs the purge (as `latchctl tokens purge`); off: never", "1h"),
     ]
 
     private let values: [String: String]

@@ -45,7 +45,7 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var pollInterval: TimeInterval
         /// How long a claimed mail is held by its worker before another may take it (after a crash).
         public var lease: TimeInterval
-        /// The beat of the resolver of mail asked for by address (`DeferredMailWorker`).
+        /// The beat of the resolver of mail asked for by address (LatchApp's `PeriodicJob`).
         public var deferredMailInterval: TimeInterval
     }
 
@@ -83,9 +83,12 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var auth: AuthConfiguration
     public var argon2: Argon2Setting
     public var outbox: Outbox
-    /// How long expired tokens, ended sessions and sent mail are kept before `latchctl tokens purge` deletes them.
+    /// How long expired tokens, ended sessions and sent mail are kept before the purge deletes them.
     public var retention: TimeInterval
-    /// How long an account may stay unconfirmed before `latchctl tokens purge` deletes it, so an address nobody
-    /// confirmed is free again. Never shorter than the confirmation link's lifetime (the loader refuses it).
+    /// How long an account may stay unconfirmed before the purge deletes it, so an address nobody confirmed is
+    /// free again. Never shorter than the confirmation link's lifetime (the loader refuses it).
     public var unconfirmedTTL: TimeInterval
+    /// How often latchd runs the purge itself (`latchctl tokens purge` does the same at once); nil: never
+    /// (`LATCH_PURGE_INTERVAL=off`, for deployments that schedule `latchctl tokens purge` instead).
+    public var purgeInterval: TimeInterval?
 }

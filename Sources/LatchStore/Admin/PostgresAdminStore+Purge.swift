@@ -12,12 +12,16 @@ extension PostgresAdminStore {
     /// confirmed.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
-    /// - Parameter actor: the operator's name for the purged accounts' audit rows, when known (cron may not say).
-    public func purge(now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil) throws
-        -> PurgeResult
-    {
+    /// - Parameters:
+    ///   - actor: the operator's name for the purged accounts' audit rows, when known (cron may not say).
+    ///   - source: who ran it, for those rows: `latchctl`, or `latchd` for the daemon's own purge job.
+    public func purge(
+        now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil,
+        source: String = "latchctl"
+    ) throws -> PurgeResult {
         let cutoff = now.addingTimeInterval(-max(0, retention))
-        let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor)
+        let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor,
+                                                               source: source)
         return try pool.transaction { connection in
             // A closure: as a local func, Swift 6.3 warns that its `try` calls nothing that throws (it does).
             let delete = { (statement: PostgresQuery) throws -> Int in try connection.query(statement).affectedRows }
@@ -65,9 +69,11 @@ extension PostgresAdminStore {
     /// address, not account, and go under the retention like any other. The DELETE re-checks
     /// `email_confirmed_at` on a row a confirmation updated meanwhile (READ COMMITTED), so an account confirmed
     /// while the purge runs stays.
-    private func unconfirmedAccountsPurge(now: Date, ttl: TimeInterval, actor: String?) throws -> PostgresQuery {
+    private func unconfirmedAccountsPurge(now: Date, ttl: TimeInterval, actor: String?, source: String) throws
+        -> PostgresQuery
+    {
         let cutoff = now.addingTimeInterval(-max(0, ttl))
-        var detail = ["source": "latchctl", "unconfirmed_ttl_seconds": String(Int(ttl.rounded()))]
+        var detail = ["source": source, "unconfirmed_ttl_seconds": String(Int(ttl.rounded()))]
         detail["actor"] = actor
         return """
             WITH purged AS (

@@ -2,7 +2,7 @@ import Foundation
 
 extension Duration {
     /// The duration as Foundation seconds, for date arithmetic (`Date.addingTimeInterval`).
-    var timeInterval: TimeInterval {
+    public var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
     }

@@ -10,7 +10,7 @@ struct OutboxDelivery: Sendable {
     let clock: any WallClock
     let retry: RetryPolicy
     let storeErrorPause: Duration
-    let stopSignal: OutboxStopSignal
+    let stopSignal: StopSignal
     let metrics: OutboxMetrics
     let log: OutboxWorker.Logger
 

@@ -19,7 +19,7 @@ public final class OutboxWorker: Sendable {
     /// Counters since start, for `/metrics`.
     public let metrics: OutboxMetrics
     private let loops: [OutboxWorkerLoop]
-    private let stopSignal = OutboxStopSignal()
+    private let stopSignal = StopSignal()
     private let running = DispatchGroup()
     private let phase = Mutex(Phase.ready)
     private let log: Logger

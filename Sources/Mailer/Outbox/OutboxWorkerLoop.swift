@@ -9,7 +9,7 @@ struct OutboxWorkerLoop: Sendable {
     let delivery: OutboxDelivery
     let clock: any WallClock
     let configuration: OutboxWorkerConfiguration
-    let stopSignal: OutboxStopSignal
+    let stopSignal: StopSignal
     let metrics: OutboxMetrics
     let log: OutboxWorker.Logger
 

@@ -15,7 +15,8 @@ enum TokensCommand {
                     LATCH_RETENTION, and accounts nobody confirmed within LATCH_UNCONFIRMED_TTL with their links,
                     sessions and unsent mail, so their addresses can sign up again. The audit log is kept; each
                     deleted account gets an unconfirmed_purged row naming the operator (--actor or $USER, when set)
-                    and no address. Run it daily, e.g. from cron or a systemd timer.
+                    and no address. latchd runs the same purge every LATCH_PURGE_INTERVAL (1h) by itself; this
+                    runs it at once.
                     """,
                 action: purge),
         ])

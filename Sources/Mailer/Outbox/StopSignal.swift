@@ -1,19 +1,22 @@
 import Foundation
 
-/// The stop flag shared by one worker's threads, with a pause that ends early when stop is requested.
-final class OutboxStopSignal: @unchecked Sendable {
+/// The stop flag shared by one worker's threads, with a pause that ends early when stop is requested. Public for
+/// latchd's other background threads (LatchApp's `PeriodicJob`).
+public final class StopSignal: @unchecked Sendable {
     // @unchecked: `stopped` is only read or written while `condition` is locked.
     private let condition = NSCondition()
     private var stopped = false
 
-    var isStopped: Bool {
+    public init() {}
+
+    public var isStopped: Bool {
         condition.lock()
         defer { condition.unlock() }
         return stopped
     }
 
     /// Sets the flag and ends every pause in progress.
-    func stop() {
+    public func stop() {
         condition.lock()
         stopped = true
         condition.broadcast()
@@ -22,7 +25,7 @@ final class OutboxStopSignal: @unchecked Sendable {
 
     /// Sleeps for `duration` or until `stop`; returns false when stopped.
     @discardableResult
-    func pause(_ duration: Duration) -> Bool {
+    public func pause(_ duration: Duration) -> Bool {
         let deadline = Date().addingTimeInterval(duration.timeInterval)
         condition.lock()
         defer { condition.unlock() }
