@@ -11,8 +11,8 @@ import Testing
 /// statements: for a registered address they wrote rows (token, mail, audit; the counted wrong code) where for
 /// an unknown one they wrote nothing (and reset-by-code skipped a read). Here pg_stat_statements lists what one
 /// answer runs, on the auth service latchd builds (`LatchApplication.makeAuthService`), with no resolver running:
-/// for both kinds of address, the same statements, as often, and the same of them write; forgot and resend write
-/// the same number of WAL records, since their lookup moved after the answer (`DeferredMail`). The times
+/// for both kinds of address, the same statements, as often, and what writes for one writes for the other (forgot
+/// and resend the same rows, since their lookup moved after the answer: `DeferredMail`). The times
 /// themselves are shown by `make timing-oracle`, never asserted.
 ///
 /// Why this fails on the code before: forgot and resend wrote three rows for a registered address and none for
@@ -25,9 +25,10 @@ import Testing
         case forgot, resend, confirmByCode = "confirm by code", resetByCode = "reset by code"
         var testDescription: String { rawValue }
 
-        /// Whether the answer itself may differ in what it writes: a wrong code is counted on the owner's live
-        /// records, which an unknown address has none of (it writes its audit row all the same).
-        var writesAlike: Bool { self == .forgot || self == .resend }
+        /// Forgot and resend write one request row for every address. A wrong code writes its audit row for
+        /// every address, and is counted on the owner's live code (an UPDATE of one row, HOT or not as the page
+        /// allows) for an account only.
+        var writesTheSameRows: Bool { self == .forgot || self == .resend }
 
         func answer(_ service: AuthService, _ email: String, ip: String) {
             switch self {
@@ -63,8 +64,11 @@ import Testing
         // address, so each one's rate-limit rows are new rows, alike for both sides.
         var addresses = (1...254).lazy.map { "198.51.100.\($0)" }.makeIterator()
         func ip() -> String { addresses.next()! }
+        // One for the warm-up, one for each try: a try is repeated when pg_stat_statements evicted entries in its
+        // window (its table is shared by the whole cluster, which other tests' databases fill).
+        let tries = 5
         var accounts: [String] = []
-        for number in 0..<2 {
+        for number in 0...tries {
             let email = "known\(number)-\(UUID().uuidString.prefix(8).lowercased())@example.test"
             _ = try service.signUp(email: email, password: Self.password, ip: ip(), userAgent: nil)
             // Only here: a forgot of its own would leave the address a rate-limit row that a forgot answer then
@@ -78,18 +82,26 @@ import Testing
         flow.answer(service, accounts[0], ip: ip())
         flow.answer(service, nobody(), ip: ip())
 
-        let known = try StatementLog.record(observer) { flow.answer(service, accounts[1], ip: ip()) }
-        let unknown = try StatementLog.record(observer) { flow.answer(service, nobody(), ip: ip()) }
-        try #require(!known.evicted && !unknown.evicted, "pg_stat_statements evicted entries: nothing to compare")
+        var known = StatementLog(statements: [], evicted: true), unknown = known
+        for number in 1...tries where known.evicted || unknown.evicted {
+            known = try StatementLog.record(observer) { flow.answer(service, accounts[number], ip: ip()) }
+            unknown = try StatementLog.record(observer) { flow.answer(service, nobody(), ip: ip()) }
+        }
+        try #require(!known.evicted && !unknown.evicted, "pg_stat_statements evicted entries in every try")
         let listing = "an account:\n\(known.listing)\nno account:\n\(unknown.listing)"
         #expect(known.calls > 0, "nothing counted:\n\(listing)")
 
-        func shape(_ log: StatementLog) -> [String] {
-            log.statements.map { "\($0.calls) × \($0.walRecords > 0 ? "writes" : "reads") \($0.query)" }
-        }
-        #expect(shape(known) == shape(unknown), "\(listing)")
-        if flow.writesAlike {
-            #expect(known.statements.map(\.walRecords) == unknown.statements.map(\.walRecords), "\(listing)")
+        // The same statements, as often.
+        func statements(_ log: StatementLog) -> [String] { log.statements.map { "\($0.calls) × \($0.query)" } }
+        #expect(statements(known) == statements(unknown), "\(listing)")
+        // PostgreSQL may add a housekeeping record or two to any statement, a read too (pruning a page with dead
+        // rows, a hint-bit page image); a row with its index entries is three records or more.
+        for (mine, theirs) in zip(known.statements, unknown.statements) {
+            if flow.writesTheSameRows {
+                #expect(abs(mine.walRecords - theirs.walRecords) <= 2, "\(listing)")
+            } else if mine.walRecords >= 3 {
+                #expect(theirs.walRecords >= 1, "a statement writes for an account only:\n\(listing)")
+            }
         }
     }
 }
