@@ -114,7 +114,7 @@ extension LatchApplication {
         -> PeriodicJob
     {
         PeriodicJob(name: "latch-deferred-mail", interval: .seconds(configuration.outbox.deferredMailInterval),
-                    work: { try service.resolveAllDeferredMail() }, logFailure: jobFailureLogger(log))
+                    work: { isStopping in try service.resolveAllDeferredMail(until: isStopping) }, logFailure: jobFailureLogger(log))
     }
 
     /// `latchctl tokens purge`, run by latchd itself every `LATCH_PURGE_INTERVAL`; nil when that is off.
@@ -122,7 +122,7 @@ extension LatchApplication {
                              log: LogWriter) -> PeriodicJob? {
         guard let interval = configuration.purgeInterval else { return nil }
         let admin = PostgresAdminStore(pool: pool)
-        return PeriodicJob(name: "latch-purge", interval: .seconds(interval), work: {
+        return PeriodicJob(name: "latch-purge", interval: .seconds(interval), work: { _ in
             let result = try admin.purge(now: clock.now(), retention: configuration.retention,
                                          unconfirmedTTL: configuration.unconfirmedTTL, source: "latchd")
             if result.total > 0 {

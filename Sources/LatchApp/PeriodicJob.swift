@@ -8,8 +8,9 @@ import Synchronization
 /// again; no error ends the thread, only `stop` does. Several daemons may each run one: both jobs are safe side by
 /// side (`SKIP LOCKED`; deletes that re-check their rows).
 public final class PeriodicJob: Sendable {
-    /// One run; returns how many items it handled (requests resolved, rows purged).
-    public typealias Work = @Sendable () throws -> Int
+    /// One run; returns how many items it handled (requests resolved, rows purged). A run of many items should
+    /// check `isStopping` between them.
+    public typealias Work = @Sendable (_ isStopping: () -> Bool) throws -> Int
     /// Receives the job's name and the error's text when a run fails.
     public typealias FailureLog = @Sendable (_ job: String, _ error: String) -> Void
 
@@ -43,7 +44,7 @@ public final class PeriodicJob: Sendable {
         let thread = Thread { [self] in
             while stopSignal.pause(interval) {
                 do {
-                    handledCount.add(try work(), ordering: .relaxed)
+                    handledCount.add(try work { stopSignal.isStopped }, ordering: .relaxed)
                 } catch {
                     failureCount.add(1, ordering: .relaxed)
                     logFailure(name, String(describing: error))

@@ -3,7 +3,8 @@ import Foundation
 import PostgresClient
 
 extension PostgresAuthStore {
-    /// One insert, the same for every address. No NOTIFY: the resolver runs on its own beat (LatchApp's `PeriodicJob`).
+    /// One insert, the same for every address. No NOTIFY: the resolver runs on its own beat (LatchApp's
+    /// `PeriodicJob`).
     public func deferMail(_ request: DeferredMail) throws {
         try database.query("""
             INSERT INTO deferred_mail (kind, email, ip, requested_at)

@@ -19,11 +19,13 @@ extension AuthService {
         }
     }
 
-    /// Resolves requests until none is waiting. - Returns: how many were resolved.
+    /// Resolves requests until none is waiting, or until `stop` says so (checked before each one, so a daemon
+    /// that is stopping finishes the request in hand and leaves the rest to the next resolver).
+    /// - Returns: how many were resolved.
     @discardableResult
-    public func resolveAllDeferredMail() throws -> Int {
+    public func resolveAllDeferredMail(until stop: () -> Bool = { false }) throws -> Int {
         var resolved = 0
-        while try resolveDeferredMail() { resolved += 1 }
+        while !stop(), try resolveDeferredMail() { resolved += 1 }
         return resolved
     }
 

@@ -74,8 +74,9 @@ public protocol TokenStore: Sendable {
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one with a code,
     /// retire the code of those that reach `limit`, and record `audit`, in one statement. The audit row is written
     /// whether or not `userID` is an account (with no user when it is not): a guess at an address without one is
-    /// worth an operator's eye, and the same write for both keeps the answer's time from telling them apart. Only the code: the link stays redeemable, so strangers' guesses at the code can never spend the
-    /// link in the owner's mailbox.
+    /// worth an operator's eye, and the same write for both keeps the answer's time from telling them apart. Only
+    /// the code: the link stays redeemable, so strangers' guesses at the code can never spend the link in the
+    /// owner's mailbox.
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws
 }
 
