@@ -13,6 +13,7 @@ import Foundation
 /// | `.confirmAuth(token:)` | `https://links.example.com/confirmAuth?token=<token>` | no |
 /// | `.resetPassword(token:)` | `https://links.example.com/resetPassword?token=<token>` | no |
 /// | `.confirmEmailChange(token:)` | `https://links.example.com/confirmEmailChange?token=<token>` | no |
+/// | `.signIn(token:)` | `https://links.example.com/signIn?token=<token>` | no |
 ///
 /// `.home` is a root, never pushed; every other case is a screen pushed on a root.
 public enum AppDeepLink: Hashable, Codable, Sendable {
@@ -31,20 +32,25 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     /// Makes a new email address the account's, with the token mailed to that address. Works signed out: the mail
     /// may be opened on another device than the one that asked for the change.
     case confirmEmailChange(token: String)
+    /// Signs in without a password with the token from the sign-in mail. Redeemable only by the app instance that
+    /// asked for the mail (it holds the attempt's binding secret), so it works signed out, on that device.
+    case signIn(token: String)
 
     /// Whether the user must be signed in to see this destination.
     /// Token links work signed out: that is how a new or locked-out user gets in.
     public var requiresAuth: Bool {
         switch self {
         case .home, .profile, .itemList, .itemDetail: true
-        case .confirmAuth, .resetPassword, .confirmEmailChange: false
+        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: false
         }
     }
 
-    /// The one-time token carried by `confirmAuth`, `resetPassword` and `confirmEmailChange`, nil for other links.
+    /// The one-time token carried by `confirmAuth`, `resetPassword`, `confirmEmailChange` and `signIn`, nil for
+    /// other links.
     public var token: String? {
         switch self {
-        case .confirmAuth(let token), .resetPassword(let token), .confirmEmailChange(let token): token
+        case .confirmAuth(let token), .resetPassword(let token), .confirmEmailChange(let token), .signIn(let token):
+            token
         case .home, .profile, .itemList, .itemDetail: nil
         }
     }
@@ -53,7 +59,7 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     public var parent: AppDeepLink? {
         switch self {
         case .itemDetail: .itemList
-        case .home, .profile, .itemList, .confirmAuth, .resetPassword, .confirmEmailChange: nil
+        case .home, .profile, .itemList, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: nil
         }
     }
 
@@ -78,6 +84,7 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         case .confirmAuth: "confirmAuth(token: \(Redaction.marker))"
         case .resetPassword: "resetPassword(token: \(Redaction.marker))"
         case .confirmEmailChange: "confirmEmailChange(token: \(Redaction.marker))"
+        case .signIn: "signIn(token: \(Redaction.marker))"
         }
     }
 
@@ -88,7 +95,7 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         switch self {
         case .home, .profile, .itemList: Mirror(self, children: [:], displayStyle: .enum)
         case .itemDetail(let id): Mirror(self, children: ["id": id], displayStyle: .enum)
-        case .confirmAuth, .resetPassword, .confirmEmailChange:
+        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn:
             Mirror(self, children: ["token": Redaction.marker], displayStyle: .enum)
         }
     }

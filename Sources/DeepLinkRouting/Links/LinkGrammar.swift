@@ -3,7 +3,7 @@ import Foundation
 /// The one mapping between routes and URL parts, used by both the printer and the parser so they cannot drift.
 ///
 /// Path: `home` (the root) followed by screens: `profile`, `items`, `item/<id>`; or a token link alone:
-/// `confirmAuth`, `resetPassword`, `confirmEmailChange`. Every screen name has a fixed number of parameter segments, so a walk is
+/// `confirmAuth`, `resetPassword`, `confirmEmailChange`, `signIn`. Every screen name has a fixed number of parameter segments, so a walk is
 /// never ambiguous (an id spelled `profile` is still an id). Names match case-insensitively because some
 /// platforms lowercase the host of a custom-scheme URL, which is where the first segment sits.
 /// Tokens travel in the `token` query parameter: a fragment never reaches the server's landing page.
@@ -16,7 +16,7 @@ enum LinkGrammar {
     static let vocabulary: Set<String> = Set(Name.allCases.map(\.rawValue) + [tokenParameter, idParameter])
 
     private enum Name: String, CaseIterable {
-        case home, profile, items, item, confirmAuth, resetPassword, confirmEmailChange
+        case home, profile, items, item, confirmAuth, resetPassword, confirmEmailChange, signIn
 
         init?(segment: String) {
             guard let name = Name.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(segment) == .orderedSame })
@@ -37,7 +37,7 @@ enum LinkGrammar {
             case .itemList: segments.append(Name.items.rawValue)
             case .itemDetail(let id): segments += [Name.item.rawValue, id]
             // DeepLinkRoute never holds these inside a walk.
-            case .home, .confirmAuth, .resetPassword, .confirmEmailChange: continue
+            case .home, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: continue
             }
         }
         return (segments, [])
@@ -69,11 +69,12 @@ enum LinkGrammar {
                 guard index < segments.count, !segments[index].isEmpty else { throw .missingParameter(idParameter) }
                 walk.append(.itemDetail(id: segments[index]))
                 index += 1
-            case .confirmAuth, .resetPassword, .confirmEmailChange:
+            case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn:
                 guard let token, !token.isEmpty else { throw .missingParameter(tokenParameter) }
                 let link: AppDeepLink = switch name {
                 case .confirmAuth: .confirmAuth(token: token)
                 case .resetPassword: .resetPassword(token: token)
+                case .signIn: .signIn(token: token)
                 default: .confirmEmailChange(token: token)
                 }
                 walk.append(link)
@@ -92,6 +93,7 @@ enum LinkGrammar {
         switch link {
         case .confirmAuth: .confirmAuth
         case .confirmEmailChange: .confirmEmailChange
+        case .signIn: .signIn
         default: .resetPassword
         }
     }

@@ -21,7 +21,7 @@ extension LatchClient {
             .resetPassword(token: token)
         case .confirmEmailChange(let token):
             .emailChanged(try await confirmEmailChange(token: token))
-        case .home, .profile, .itemList, .itemDetail:
+        case .home, .profile, .itemList, .itemDetail, .signIn:
             .notAnAuthLink
         }
     }
