@@ -24,6 +24,11 @@ public struct OpenSSLTokenGenerator: TokenGenerator {
         SHA256.hash(token)
     }
 
+    /// SHA-256 of raw bytes (32 bytes).
+    public func digest(bytes: Data) -> Data {
+        SHA256.hash(bytes)
+    }
+
     /// Constant-time byte comparison via `CRYPTO_memcmp`; false for different lengths.
     public func constantTimeEquals(_ a: Data, _ b: Data) -> Bool {
         ConstantTime.equals(a, b)

@@ -7,8 +7,9 @@ extension PostgresAuthStore {
     /// `PeriodicJob`).
     public func deferMail(_ request: DeferredMail) throws {
         try database.query("""
-            INSERT INTO deferred_mail (kind, email, ip, requested_at)
-            VALUES (\(request.kind.rawValue)::text, \(request.email)::text, \(request.ip)::text, \(request.requestedAt))
+            INSERT INTO deferred_mail (kind, email, ip, requested_at, binding, user_agent)
+            VALUES (\(request.kind.rawValue)::text, \(request.email)::text, \(request.ip)::text, \(request.requestedAt),
+                    \(request.binding), \(request.userAgent)::text)
             """)
     }
 
@@ -17,7 +18,7 @@ extension PostgresAuthStore {
         guard let row = try database.query("""
             DELETE FROM deferred_mail
             WHERE id = (SELECT id FROM deferred_mail ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING kind, email, ip, requested_at
+            RETURNING kind, email, ip, requested_at, binding, user_agent
             """).first
         else { return nil }
         let kind = try row.decode(String.self, column: 0)
@@ -26,6 +27,8 @@ extension PostgresAuthStore {
         }
         return DeferredMail(kind: parsed, email: try row.decode(String.self, column: 1),
                             ip: try row.decode(String?.self, column: 2),
-                            requestedAt: try row.decode(Date.self, column: 3))
+                            requestedAt: try row.decode(Date.self, column: 3),
+                            binding: try row.decode(Data?.self, column: 4),
+                            userAgent: try row.decode(String?.self, column: 5))
     }
 }

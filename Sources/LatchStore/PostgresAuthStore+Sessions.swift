@@ -6,7 +6,7 @@ extension PostgresAuthStore {
     /// The columns `StoreRows.session` decodes, in its order, of the sessions table aliased `s`.
     static let sessionColumnList = """
         s.id, s.user_id, s.access_expires_at, s.refresh_expires_at, s.created_at, s.revoked_at, s.user_agent, s.ip,
-        s.password_version
+        s.password_version, s.authenticated_at, s.reauthenticated_at
         """
 
     /// Sign-in's writes in one statement (its session, refresh token, device, forgiven failures and audit row). `verified` reads the user only if the hash is still the verified one;
@@ -28,10 +28,10 @@ extension PostgresAuthStore {
                   AND password_hash = \(signIn.verifiedPasswordHash)::text
             ), session AS (
                 INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                      created_at, last_used_at, user_agent, ip, password_version)
+                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
                 SELECT \(session.id.rawValue), id, \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
                        \(credentials.refreshExpiresAt), \(session.id.rawValue), \(now), \(now),
-                       \(credentials.userAgent)::text, \(credentials.ip)::text, \(session.passwordVersion)
+                       \(credentials.userAgent)::text, \(credentials.ip)::text, \(session.passwordVersion), \(now)
                 FROM verified
                 RETURNING id, family_id, user_id
             ), refresh AS (

@@ -6,21 +6,33 @@ extension PostgresAuthStore {
     /// Token row, its mail and the worker's wake-up in one statement (the transactional outbox). The user is
     /// locked first, as every statement that changes a user's tokens locks it, and the token records the user's
     /// password version as read then, so a password change that commits before or after still ends it. A token
-    /// with a code retires the codes of the user's older live tokens of its purpose (their links stay).
+    /// with a code retires the codes of the user's older live tokens of its purpose (their links stay). With
+    /// `quietSince`, `owner` is empty (nothing is written) when a token of the purpose is newer (as of the
+    /// statement's snapshot: two resolvers racing for one user may both mail), and `retired` supersedes the older
+    /// live tokens instead.
     public func issueToken(_ token: NewToken, audit: AuditEvent?) throws {
+        let supersedes = token.quietSince != nil
         try database.query("""
-            WITH owner AS (
+            WITH locked AS (
                 SELECT id, password_version FROM users WHERE id = \(token.userID.rawValue) FOR UPDATE
+            ), owner AS (
+                SELECT id, password_version FROM locked
+                WHERE \(token.quietSince)::timestamptz IS NULL OR NOT EXISTS (
+                    SELECT 1 FROM auth_tokens
+                    WHERE user_id = locked.id AND purpose = \(token.purpose.rawValue)::text
+                      AND created_at > \(token.quietSince)::timestamptz)
             ), retired AS (
-                UPDATE auth_tokens SET code_hmac = NULL
+                UPDATE auth_tokens
+                SET code_hmac = CASE WHEN \(supersedes)::bool THEN code_hmac END,
+                    superseded_at = CASE WHEN \(supersedes)::bool THEN \(token.createdAt) END
                 WHERE user_id = (SELECT id FROM owner) AND purpose = \(token.purpose.rawValue)::text
-                  AND \(token.codeDigest)::bytea IS NOT NULL AND code_hmac IS NOT NULL
+                  AND (\(supersedes)::bool OR (\(token.codeDigest)::bytea IS NOT NULL AND code_hmac IS NOT NULL))
                   AND used_at IS NULL AND superseded_at IS NULL
             ), token AS (
                 INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
-                                         code_hmac)
+                                         code_hmac, binding)
                 SELECT \(token.hash), id, \(token.purpose.rawValue)::text, \(token.expiresAt), \(token.createdAt),
-                       password_version, \(token.codeDigest)
+                       password_version, \(token.codeDigest), \(token.binding)
                 FROM owner
                 RETURNING user_id
             ), audited AS (
@@ -192,10 +204,10 @@ extension PostgresAuthStore {
                   AND used_at IS NULL AND superseded_at IS NULL
             ), session AS (
                 INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                      created_at, last_used_at, user_agent, ip, password_version)
+                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
                 SELECT \(session?.id.rawValue), user_id, \(credentials?.accessTokenHash), \(credentials?.accessExpiresAt),
                        \(credentials?.refreshExpiresAt), \(session?.id.rawValue), \(now), \(now),
-                       \(credentials?.userAgent)::text, \(credentials?.ip)::text, password_version
+                       \(credentials?.userAgent)::text, \(credentials?.ip)::text, password_version, \(now)
                 FROM redeemed WHERE \(session != nil)::bool
                 RETURNING id, family_id, user_id
             ), refresh AS (
@@ -255,10 +267,13 @@ extension PostgresAuthStore {
     /// they serialize on it without deadlocks; after any wait both are read again, so a confirmation, reset or
     /// contest that committed meanwhile counts), with the `refusal` of the one rule; and `redeemed` (the token
     /// marked used only when nothing refuses it; every write of a completion selects from it).
-    static func redemption(_ key: TokenKey, purpose: TokenPurpose, now: Date, of userID: UserID? = nil) -> PostgresQuery {
+    static func redemption(
+        _ key: TokenKey, purpose: TokenPurpose, now: Date, of userID: UserID? = nil, binding: Data? = nil
+    ) -> PostgresQuery {
         """
         \(target(key, purpose: purpose)), owner AS (
-            SELECT u.id, u.password_version, u.email_key, \(refusal(purpose: purpose, now: now)) AS refusal
+            SELECT u.id, u.password_version, u.email_key, u.email_confirmed_at,
+                   \(refusal(purpose: purpose, now: now, binding: binding)) AS refusal
             FROM users u JOIN auth_tokens t ON t.user_id = u.id
             WHERE t.token_hash = (SELECT token_hash FROM target) AND t.purpose = \(purpose.rawValue)::text
               AND (\(userID?.rawValue)::uuid IS NULL OR u.id = \(userID?.rawValue)::uuid)
@@ -274,14 +289,16 @@ extension PostgresAuthStore {
 
     /// THE rule of redeemability (`TokenRefusal`, in its order) for the token row `t` of user row `u`: why it
     /// cannot be redeemed for `purpose` at `now`, or NULL when it can. Written once: `redemption` and
-    /// `checkToken` both use it.
-    static func refusal(purpose: TokenPurpose, now: Date) -> PostgresQuery {
+    /// `checkToken` both use it. `binding` is the presented secret's digest of a sign-in redemption (`checkToken`
+    /// has none: a landing page never redeems a sign-in record).
+    static func refusal(purpose: TokenPurpose, now: Date, binding: Data? = nil) -> PostgresQuery {
         """
         CASE WHEN t.used_at IS NOT NULL THEN 'used'
              WHEN t.superseded_at IS NOT NULL OR t.password_version <> u.password_version THEN 'superseded'
              WHEN t.expires_at <= \(now) THEN 'expired'
              WHEN u.disabled_at IS NOT NULL THEN 'user_disabled'
              WHEN \(purpose.rawValue)::text = 'confirm' AND u.email_confirmed_at IS NOT NULL THEN 'already_confirmed'
+             WHEN \(binding)::bytea IS NOT NULL AND t.binding IS DISTINCT FROM \(binding)::bytea THEN 'wrong_binding'
         END
         """
     }
@@ -306,14 +323,16 @@ extension PostgresAuthStore {
     }
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
-    /// reach `limit` lose their code in the same statement (their links stay). `account` is one row whether or not
+    /// reach `limit` lose their code in the same statement (their links stay; a sign-in record's expires). `account` is one row whether or not
     /// the user exists, so the audit row is always written (with a NULL user for no account).
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try database.query("""
             WITH counted AS (
                 UPDATE auth_tokens
                 SET code_attempts = code_attempts + 1,
-                    code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END
+                    code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END,
+                    expires_at = CASE WHEN code_attempts + 1 >= \(limit) AND purpose = 'sign_in'
+                                      THEN LEAST(expires_at, \(at)) ELSE expires_at END
                 WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
                   AND used_at IS NULL AND superseded_at IS NULL
             ), account AS (

@@ -24,7 +24,7 @@ enum StoreRows {
 
     /// `id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip,
     /// password_version` of `sessions` (`PostgresAuthStore.sessionColumnList`).
-    static let sessionColumns = 9
+    static let sessionColumns = 11
 
     static func session(_ row: PostgresRow, at offset: Int = 0) throws -> Session {
         Session(
@@ -36,7 +36,9 @@ enum StoreRows {
             revokedAt: try row.decode(Date?.self, column: offset + 5),
             userAgent: try row.decode(String?.self, column: offset + 6),
             ip: try row.decode(String?.self, column: offset + 7),
-            passwordVersion: try row.decode(Int.self, column: offset + 8)
+            passwordVersion: try row.decode(Int.self, column: offset + 8),
+            authenticatedAt: try row.decode(Date.self, column: offset + 9),
+            reauthenticatedAt: try row.decode(Date?.self, column: offset + 10)
         )
     }
 

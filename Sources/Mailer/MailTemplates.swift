@@ -35,6 +35,8 @@ public struct MailTemplates: MailComposer {
         case .emailChangeRequested: emailChangeRequested(request)
         case .emailAlreadyRegistered: emailAlreadyRegistered(request)
         case .accountDeleted: accountDeleted(request)
+        case .signIn: signIn(request)
+        case .reauthenticationCode: reauthenticationCode(request)
         }
     }
 
@@ -112,6 +114,35 @@ public struct MailTemplates: MailComposer {
                 "If you didn’t ask for this, contact us: someone may have known your password.",
             ],
             actionLabel: "", outro: []
+        )
+    }
+
+    private func signIn(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Sign in to \(productName)", heading: "Sign in to \(productName)",
+            intro: [
+                "Someone asked to sign in to the \(productName) account for \(request.recipient) from "
+                    + "\(request.requestedBy ?? "an unknown device"). If it was you, open the link on that device, "
+                    + "or type the code there. It works only in the app that asked.",
+            ],
+            actionLabel: "Sign in",
+            outro: ["If it wasn’t you, you can ignore this email: nobody can use it without the device that asked, "
+                + "and your account has not changed."]
+        )
+    }
+
+    /// A code only: it proves the mailbox to a session that is already signed in, so there is no link to open.
+    private func reauthenticationCode(_ request: MailRequest) -> MailContent {
+        let lifetime = request.codeLifetime.map { " It expires in \(LinkLifetimeWording.describe($0))." } ?? ""
+        return mail(
+            request, subject: "Your \(productName) code to confirm it’s you", heading: "Confirm it’s you",
+            intro: [
+                "Your \(productName) session for \(request.recipient) asked for this code to confirm it’s you "
+                    + "before a change to the account. Type it in the app.\(lifetime)",
+            ],
+            actionLabel: "",
+            outro: ["If you didn’t ask for it, someone may be using your signed-in session: sign out of your other "
+                + "devices and change your password."]
         )
     }
 

@@ -6,7 +6,14 @@ extension InMemoryAuthStore {
         try locked { state in
             // As the statement selects its user: no user, nothing written.
             guard state.users[token.userID] != nil else { return }
-            if token.codeDigest != nil {
+            if let quietSince = token.quietSince {
+                // One mail per quiet period; a newer one supersedes the older records of its purpose.
+                if state.tokens.values.contains(where: {
+                    $0.record.userID == token.userID && $0.record.purpose == token.purpose && $0.createdAt > quietSince
+                }) { return }
+                Self.supersedeTokens(of: token.userID, purposes: [token.purpose], except: nil, at: token.createdAt,
+                                     in: &state)
+            } else if token.codeDigest != nil {
                 // One mail's code works at a time: the older live ones of the purpose lose theirs (not their links).
                 for (hash, row) in state.tokens
                 where row.record.userID == token.userID && row.record.purpose == token.purpose
@@ -146,26 +153,68 @@ extension InMemoryAuthStore {
         }
     }
 
-    /// A redemption: the token marked used unless the one rule refuses it (only a token of `userID`, when given).
+    public func completeEmailSignIn(_ signIn: EmailSignInCompletion) throws -> Redemption<UserRecord> {
+        try locked { state in
+            let now = signIn.now
+            let hash = Self.token(signIn.key, purpose: .signIn, in: state)
+            let redemption = Self.redeem(hash, purpose: .signIn, now: now, binding: signIn.binding, in: &state)
+            guard let userID = redemption.value, var user = state.users[userID] else {
+                if redemption.refusal == .wrongBinding, let hash, let row = state.tokens[hash] {
+                    state.tokens[hash]?.codeAttempts += 1
+                    if row.codeAttempts + 1 >= signIn.attemptLimit {
+                        state.tokens[hash]?.codeDigest = nil
+                        state.tokens[hash]?.record.expiresAt = min(row.record.expiresAt, now)
+                    }
+                }
+                return .refused(redemption.refusal ?? .unknown)
+            }
+            if !user.isConfirmed {
+                user.emailConfirmedAt = now
+                user.passwordHash = UserRecord.unsetPasswordHash
+                user.passwordVersion += 1
+                user.updatedAt = now
+                state.users[userID] = user
+            }
+            Self.insert(NewSession(id: signIn.sessionID, userID: userID, createdAt: now,
+                                   credentials: signIn.credentials, passwordVersion: user.passwordVersion), into: &state)
+            if state.devices[signIn.device.tokenHash] == nil {
+                state.devices[signIn.device.tokenHash] = DeviceRow(userID: userID, expiresAt: signIn.device.expiresAt,
+                                                                   lastUsedAt: now)
+            }
+            var audit = signIn.audit
+            audit.userID = userID
+            state.audit.append(audit)
+            return .redeemed(user)
+        }
+    }
+
+    /// A redemption: the token marked used unless the one rule refuses it (only a token of `userID`, when given;
+    /// for a sign-in record, only with its `binding`).
     public static func redeem(
-        _ hash: Data?, purpose: TokenPurpose, now: Date, of userID: UserID? = nil, in state: inout State
+        _ hash: Data?, purpose: TokenPurpose, now: Date, of userID: UserID? = nil, binding: Data? = nil,
+        in state: inout State
     ) -> Redemption<UserID> {
         guard let hash, let row = state.tokens[hash], userID == nil || row.record.userID == userID else {
             return .refused(.unknown)
         }
-        if let refusal = refusal(row, purpose: purpose, now: now, in: state) { return .refused(refusal) }
+        if let refusal = refusal(row, purpose: purpose, now: now, binding: binding, in: state) {
+            return .refused(refusal)
+        }
         state.tokens[hash]?.record.usedAt = now
         return .redeemed(row.record.userID)
     }
 
     /// The one rule (`TokenRefusal`, in its order), as `PostgresAuthStore.refusal` writes it in SQL.
-    static func refusal(_ row: TokenRow, purpose: TokenPurpose, now: Date, in state: State) -> TokenRefusal? {
+    static func refusal(
+        _ row: TokenRow, purpose: TokenPurpose, now: Date, binding: Data? = nil, in state: State
+    ) -> TokenRefusal? {
         guard row.record.purpose == purpose, let user = state.users[row.record.userID] else { return .unknown }
         if row.record.usedAt != nil { return .used }
         if row.record.supersededAt != nil || user.passwordVersion != row.record.passwordVersion { return .superseded }
         if row.record.expiresAt <= now { return .expired }
         if user.isDisabled { return .userDisabled }
         if purpose == .confirm, user.isConfirmed { return .alreadyConfirmed }
+        if let binding, row.binding != binding { return .wrongBinding }
         return nil
     }
 
@@ -179,7 +228,10 @@ extension InMemoryAuthStore {
             where row.record.userID == userID && row.record.purpose == purpose && row.codeDigest != nil
                 && row.record.usedAt == nil && row.record.supersededAt == nil {
                 state.tokens[hash]?.codeAttempts += 1
-                if row.codeAttempts + 1 >= limit { state.tokens[hash]?.codeDigest = nil }
+                if row.codeAttempts + 1 >= limit {
+                    state.tokens[hash]?.codeDigest = nil
+                    if purpose == .signIn { state.tokens[hash]?.record.expiresAt = min(row.record.expiresAt, at) }
+                }
             }
         }
     }

@@ -21,6 +21,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var hash: Data
         public var codeDigest: Data?
         public var codeAttempts = 0
+        /// `auth_tokens.binding` of a sign-in record.
+        public var binding: Data?
         /// `auth_tokens.created_at`: "newest" means this, never the expiry (links of one purpose may live for
         /// different times).
         public var createdAt: Date
@@ -37,6 +39,14 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var session: Session
         public var accessTokenHash: Data
         public var lastUsedAt: Date?
+    }
+
+    /// `reauthentication_codes`: a session's one live code.
+    public struct ReauthenticationRow: Sendable {
+        public var userID: UserID
+        public var codeDigest: Data
+        public var attempts = 0
+        public var expiresAt: Date
     }
 
     public struct DeviceRow: Sendable {
@@ -62,6 +72,7 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var sessions: [SessionID: SessionRow] = [:]
         public var refreshTokens: [Data: RefreshRow] = [:]
         public var devices: [Data: DeviceRow] = [:]
+        public var reauthenticationCodes: [SessionID: ReauthenticationRow] = [:]
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []
@@ -169,6 +180,7 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
                                  newEmail: token.newEmail?.value)
         state.tokens[token.hash] = TokenRow(record: record, hash: token.hash, codeDigest: token.codeDigest,
                                             createdAt: token.createdAt)
+        state.tokens[token.hash]?.binding = token.binding
         state.outbox.append(token.mail)
     }
 }

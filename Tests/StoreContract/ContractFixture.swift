@@ -29,10 +29,11 @@ public struct ContractFixture: Sendable {
         case .confirm: .confirmEmail
         case .reset: .resetPassword
         case .emailChange: .confirmEmailChange
+        case .signIn: .signIn
         }
         return NewToken(hash: digest(), userID: user.id, purpose: purpose, createdAt: at(created),
                         expiresAt: at(created + ttl), mail: mail(kind, to: newEmail?.value ?? user.email),
-                        codeDigest: code, newEmail: newEmail)
+                        codeDigest: code, newEmail: newEmail, binding: purpose == .signIn ? Self.binding : nil)
     }
 
     /// Stores `token` the way its purpose is stored: a change of address through `requestEmailChange` (which
@@ -54,6 +55,22 @@ public struct ContractFixture: Sendable {
         let token = token(for: user, purpose, at: created, ttl: ttl, code: code, newEmail: newEmail)
         try issue(token)
         return token
+    }
+
+    /// The binding of every sign-in record the fixture issues (SHA-256 of the asking instance's secret).
+    static let binding = Data(repeating: 0xB1, count: 32)
+
+    /// Redeems the sign-in record `key` names at `seconds` with `binding`, as `AuthService` does.
+    func signInByEmail(_ key: TokenKey, at seconds: TimeInterval, binding: Data = Self.binding, limit: Int = 5)
+        throws -> (redemption: Redemption<UserRecord>, credentials: SessionCredentials, device: Data)
+    {
+        let credentials = credentials(at: seconds)
+        let device = digest()
+        let redemption = try store.completeEmailSignIn(EmailSignInCompletion(
+            key: key, binding: binding, now: at(seconds), sessionID: SessionID(), credentials: credentials,
+            device: DeviceTrust(tokenHash: device, expiresAt: at(seconds + 86400)), attemptLimit: limit,
+            audit: AuditEvent(name: .emailSignInSucceeded, at: at(seconds), userID: nil, ip: nil)))
+        return (redemption, credentials, device)
     }
 
     /// A PHC-looking hash; the stores only compare it.

@@ -81,6 +81,14 @@ struct Redeemer: Sendable {
         Redeemer(name: "TokenStore.completeEmailChange", purpose: .emailChange) { f, key, _, seconds in
             try f.store.completeEmailChange(key, now: f.at(seconds)).refusal
         },
+        Redeemer(name: "TokenStore.completeEmailSignIn", purpose: .signIn) { f, key, _, seconds in
+            let attempt = try f.signInByEmail(key, at: seconds)
+            if attempt.redemption.refusal != nil {
+                #expect(try f.store.findSession(accessTokenHash: attempt.credentials.accessTokenHash) == nil,
+                        "no session")
+            }
+            return attempt.redemption.refusal
+        },
     ]
 
     /// `checkToken` for `purpose`: a token it would redeem answers with its user as stored.
@@ -102,6 +110,7 @@ struct Redeemer: Sendable {
         case .confirm: try f.store.completeEmailConfirmation(.link(hash: hash), now: f.at(seconds)).refusal
         case .reset: try f.reset(.link(hash: hash), by: user, at: seconds).refusal
         case .emailChange: try f.store.completeEmailChange(.link(hash: hash), now: f.at(seconds)).refusal
+        case .signIn: try f.signInByEmail(.link(hash: hash), at: seconds).redemption.refusal
         }
         #expect(refusal == nil, "spending a live \(purpose.rawValue) token")
     }
@@ -145,8 +154,10 @@ struct TokenState: Sendable {
             try Redeemer.spend(f, purpose, token.hash, of: user, at: 50)
             return token.hash
         },
-        // Wrong codes retire the code, never the link: strangers' guesses cannot spend the owner's mail.
-        TokenState("live by its link, its code mistyped to the limit", nil) { f, purpose, user in
+        // Wrong codes retire the code, never the link: strangers' guesses cannot spend the owner's mail. A
+        // sign-in record is the exception: it is spent (it signs in by itself, and its owner can ask again).
+        TokenState("live by its link, its code mistyped to the limit", { $0 == .signIn ? .expired : nil }) {
+            f, purpose, user in
             let token = try f.issued(purpose, for: user, code: f.digest())
             try f.store.recordWrongCode(userID: user.id, purpose: purpose, at: f.at(50), limit: 1)
             return token.hash

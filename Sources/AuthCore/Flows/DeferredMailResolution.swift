@@ -14,6 +14,7 @@ extension AuthService {
             switch request.kind {
             case .passwordReset: try mailResetLink(for: request, to: user, in: store)
             case .confirmation: try mailConfirmation(for: request, to: user, in: store)
+            case .signIn: try mailSignIn(for: request, to: user, in: store)
             }
             return true
         }
@@ -49,6 +50,18 @@ extension AuthService {
             : makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
                               kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
         try store.issueToken(link, audit: audit(.confirmationResent, of: request, user: user.id))
+    }
+
+    /// Sign-in by mail, resolved: an enabled user, confirmed or not, gets a link and a code bound to the request's
+    /// binding, unless one went out in the last `signInMailInterval` (the store checks, under the user's lock);
+    /// an address without an account gets nothing, and no account.
+    private func mailSignIn(for request: DeferredMail, to user: UserRecord?, in store: any AuthStore) throws {
+        guard let user, !user.isDisabled, let binding = request.binding else { return }
+        let now = ports.clock.now()
+        var link = makeMailedToken(for: user.id, email: user.email, purpose: .signIn, now: now,
+                                   requestedBy: UserAgentText.describe(request.userAgent), binding: binding)
+        link.quietSince = now.addingTimeInterval(-Self.signInMailInterval)
+        try store.issueToken(link, audit: audit(.emailSignInRequested, of: request, user: user.id))
     }
 
     /// The audit row of a resolved request: when and from where it was asked, not when it was resolved.

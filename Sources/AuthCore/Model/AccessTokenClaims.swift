@@ -4,7 +4,8 @@ import Foundation
 /// Nothing in it is secret: any holder can read it; only the signature makes it trustworthy.
 ///
 /// Encodes with the JWT names: `iss`, `aud`, `sub` (user id), `sid` (session id), `iat` and `exp` (NumericDate:
-/// whole seconds since 1970), `jti`, `email`, `email_verified`. Decoding is strict: every claim must be there
+/// whole seconds since 1970), `jti`, `email`, `email_verified`, and `auth_time` (RFC 9068 §2.2.1: when the user
+/// last proved presence on the session; optional when decoding, for tokens issued before it existed). Decoding is strict: every claim must be there
 /// with its type (`aud` a single string), so a token that is not exactly Latch's shape fails to decode.
 public struct AccessTokenClaims: Hashable, Sendable, Codable {
     public var issuer: String
@@ -18,12 +19,15 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
     public var tokenID: String
     public var email: String
     public var emailVerified: Bool
+    /// `Session.authTime` when the token was issued.
+    public var authTime: Date?
 
     /// Times are cut to whole seconds, as they are written.
     public init(
         issuer: String, audience: String, subject: UserID, sessionID: SessionID, issuedAt: Date, expiresAt: Date,
-        tokenID: String, email: String, emailVerified: Bool
+        tokenID: String, email: String, emailVerified: Bool, authTime: Date? = nil
     ) {
+        self.authTime = authTime.map(Self.wholeSeconds)
         self.issuer = issuer
         self.audience = audience
         self.subject = subject
@@ -45,6 +49,7 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         case tokenID = "jti"
         case email
         case emailVerified = "email_verified"
+        case authTime = "auth_time"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +63,8 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         tokenID = try container.decode(String.self, forKey: .tokenID)
         email = try container.decode(String.self, forKey: .email)
         emailVerified = try container.decode(Bool.self, forKey: .emailVerified)
+        authTime = try container.decodeIfPresent(Int64.self, forKey: .authTime)
+            .map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,6 +78,7 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         try container.encode(tokenID, forKey: .tokenID)
         try container.encode(email, forKey: .email)
         try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(authTime.map { Int64($0.timeIntervalSince1970) }, forKey: .authTime)
     }
 
     /// NumericDate is whole seconds; rounding down keeps a token from outliving the expiry the store recorded.

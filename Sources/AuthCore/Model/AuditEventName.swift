@@ -27,6 +27,16 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case accountDeleted = "account_deleted"
     /// A password check of a signed-in user (change of password or address, deletion) failed.
     case reauthenticationFailed = "reauthentication_failed"
+    /// Sign-in by mail was asked for an account (resolved from the queued request; its time is the request's).
+    case emailSignInRequested = "email_sign_in_requested"
+    /// A sign-in-by-mail record signed in (link or code).
+    case emailSignInSucceeded = "email_sign_in_succeeded"
+    /// A sign-in link was refused, or a right code came with a secret that is not the asking instance's.
+    case emailSignInFailed = "email_sign_in_failed"
+    /// A session proved presence again (password or mailed code) for privileged changes.
+    case reauthenticated
+    /// A re-authentication code was mailed to a signed-in session's user.
+    case reauthenticationCodeSent = "reauthentication_code_sent"
     /// A typed code matched no live token (never the code itself).
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.

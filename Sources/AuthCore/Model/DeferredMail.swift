@@ -10,6 +10,9 @@ public struct DeferredMail: Sendable, Equatable {
         case passwordReset = "password_reset"
         /// `POST /v1/confirm/resend`: a new confirmation, if the address has an unconfirmed, enabled account.
         case confirmation
+        /// `POST /v1/signin/email`: a sign-in link and code bound to `binding`, if the address has an enabled
+        /// account (never a new account).
+        case signIn = "sign_in"
     }
 
     public var kind: Kind
@@ -18,8 +21,16 @@ public struct DeferredMail: Sendable, Equatable {
     /// The client address of the request, for the audit row of the mail it leads to.
     public var ip: String?
     public var requestedAt: Date
+    /// For `signIn`: SHA-256 of the asking app instance's secret.
+    public var binding: Data?
+    /// For `signIn`: the asking client's agent, for the mail's "who asked" line.
+    public var userAgent: String?
 
-    public init(kind: Kind, email: String, ip: String?, requestedAt: Date) {
+    public init(
+        kind: Kind, email: String, ip: String?, requestedAt: Date, binding: Data? = nil, userAgent: String? = nil
+    ) {
+        self.binding = binding
+        self.userAgent = userAgent
         self.kind = kind
         self.email = email
         self.ip = ip

@@ -22,4 +22,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case emailAlreadyRegistered = "email_already_registered"
     /// "Your account was deleted": the last mail to a deleted account's address.
     case accountDeleted = "account_deleted"
+    /// "Sign in to …": carries a signIn link and its code, and says which device asked.
+    case signIn = "sign_in"
+    /// "Your code to confirm it's you": a code without a link, for re-authentication of a signed-in session.
+    case reauthenticationCode = "reauthentication_code"
 }

@@ -12,11 +12,17 @@ public struct MailRequest: Sendable, Hashable {
     public var code: String?
     /// Another address the mail is about (the new one, in a notice of a change of address).
     public var otherAddress: String?
+    /// The device or browser that asked for the mail, in a few words (`UserAgentText.describe`), when known.
+    public var requestedBy: String?
+    /// How long a mail's code alone stays valid, for a code without a link.
+    public var codeLifetime: TimeInterval?
 
     public init(
         kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil,
-        otherAddress: String? = nil
+        otherAddress: String? = nil, requestedBy: String? = nil, codeLifetime: TimeInterval? = nil
     ) {
+        self.requestedBy = requestedBy
+        self.codeLifetime = codeLifetime
         self.otherAddress = otherAddress
         self.kind = kind
         self.recipient = recipient

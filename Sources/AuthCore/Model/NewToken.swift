@@ -14,11 +14,18 @@ public struct NewToken: Hashable, Sendable {
     public var codeDigest: Data?
     /// The address an `emailChange` token sets (stored as `new_email` and `new_email_key`), nil otherwise.
     public var newEmail: EmailAddress?
+    /// For `signIn`: SHA-256 of the secret the asking app instance holds; redeeming needs the secret.
+    public var binding: Data?
+    /// When set, nothing is written if the user has a token of the purpose created after it (one sign-in mail
+    /// per address per minute); a token inserted supersedes the user's other live ones of its purpose (a newer
+    /// sign-in mail replaces the older, never a pending reset or confirmation).
+    public var quietSince: Date?
 
     public init(
         hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, mail: ComposedMail,
-        codeDigest: Data? = nil, newEmail: EmailAddress? = nil
+        codeDigest: Data? = nil, newEmail: EmailAddress? = nil, binding: Data? = nil
     ) {
+        self.binding = binding
         self.newEmail = newEmail
         self.hash = hash
         self.userID = userID

@@ -17,11 +17,18 @@ public struct Session: Hashable, Sendable {
     public var ip: String?
     /// The user's password version when the session was opened: a password change since ends it.
     public var passwordVersion: Int
+    /// When the user proved who they are to open the session (the sign-in).
+    public var authenticatedAt: Date
+    /// When the user last proved it again on this session (`POST /v1/reauthenticate`), if ever.
+    public var reauthenticatedAt: Date?
 
     public init(
         id: SessionID, userID: UserID, accessExpiresAt: Date, refreshExpiresAt: Date, createdAt: Date,
-        revokedAt: Date? = nil, userAgent: String?, ip: String?, passwordVersion: Int = 1
+        revokedAt: Date? = nil, userAgent: String?, ip: String?, passwordVersion: Int = 1, authenticatedAt: Date? = nil,
+        reauthenticatedAt: Date? = nil
     ) {
+        self.authenticatedAt = authenticatedAt ?? createdAt
+        self.reauthenticatedAt = reauthenticatedAt
         self.passwordVersion = passwordVersion
         self.id = id
         self.userID = userID
@@ -31,5 +38,11 @@ public struct Session: Hashable, Sendable {
         self.revokedAt = revokedAt
         self.userAgent = userAgent
         self.ip = ip
+    }
+
+    /// The access tokens' `auth_time` (RFC 9068 §2.2.1): the latest proof of presence on the session, whole
+    /// seconds. A refresh keeps it.
+    public var authTime: Date {
+        AccessTokenClaims.wholeSeconds(max(authenticatedAt, reauthenticatedAt ?? authenticatedAt))
     }
 }

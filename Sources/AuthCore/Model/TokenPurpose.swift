@@ -6,4 +6,7 @@ public enum TokenPurpose: String, Hashable, Sendable, Codable, CaseIterable {
     case reset
     /// Makes `NewToken.newEmail` the account's address.
     case emailChange = "email_change"
+    /// Signs in without a password (`POST /v1/signin/email`), only for the app instance holding the secret whose
+    /// digest the record keeps (`binding`).
+    case signIn = "sign_in"
 }

@@ -1,7 +1,8 @@
 /// Why a one-time token cannot be redeemed now. One rule decides it, in this order, and the store applies it
 /// where it redeems (the redeeming statement answers with it) and where it only looks (`TokenStore.checkToken`):
 /// unknown (or another purpose), used, superseded (replaced, or issued before the user's password last changed),
-/// expired, user disabled, and, to confirm an address, already confirmed.
+/// expired, user disabled, to confirm an address, already confirmed, and, to sign in, a secret that is not the
+/// asking app instance's.
 public enum TokenRefusal: String, Hashable, Sendable, CaseIterable {
     case unknown
     case used
@@ -9,6 +10,8 @@ public enum TokenRefusal: String, Hashable, Sendable, CaseIterable {
     case expired
     case userDisabled = "user_disabled"
     case alreadyConfirmed = "already_confirmed"
+    /// A sign-in record redeemed without the secret of the app instance that asked for it.
+    case wrongBinding = "wrong_binding"
 
     /// The error a link's redemption answers with.
     public var error: AuthError {
@@ -19,6 +22,7 @@ public enum TokenRefusal: String, Hashable, Sendable, CaseIterable {
         case .expired: .tokenExpired
         case .userDisabled: .userDisabled
         case .alreadyConfirmed: .alreadyConfirmed
+        case .wrongBinding: .invalidToken
         }
     }
 }

@@ -11,6 +11,15 @@ public enum TokenText {
         text.utf8.count == length && isBase64URL(text)
     }
 
+    /// The 32 bytes `text` spells when it has the shape of a token (`isToken`), else nil: how a client's binding
+    /// and binding secret (sign-in by mail) are read.
+    public static func decode32(_ text: some StringProtocol) -> Data? {
+        guard isToken(text) else { return nil }
+        let standard = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard let bytes = Data(base64Encoded: standard + "="), bytes.count == 32 else { return nil }
+        return bytes
+    }
+
     /// Whether every byte of `text` is in the base64url alphabet (an empty text is).
     public static func isBase64URL(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy(isBase64URLByte)

@@ -7,6 +7,8 @@ public protocol TokenGenerator: Sendable {
     func makeToken() -> String
     /// SHA-256 of the token's UTF-8 bytes: the only form a token is stored in.
     func digest(_ token: String) -> Data
+    /// SHA-256 of `bytes` (a sign-in's binding secret, whose digest the app sent when it asked).
+    func digest(bytes: Data) -> Data
     /// Compares two byte strings in constant time (for equal lengths).
     func constantTimeEquals(_ a: Data, _ b: Data) -> Bool
 }

@@ -15,7 +15,9 @@ public protocol TokenStore: Sendable {
     /// Inserts the token row (with the user's current `password_version`), its mail's outbox row and `audit` (for
     /// the token's user, when given) in one transaction (transactional outbox); nothing at all when no user has
     /// `token.userID`. A token with a code retires the codes of the user's older live tokens of its purpose: one
-    /// mail's code works at a time (their links stay, for mails read out of order).
+    /// mail's code works at a time (their links stay, for mails read out of order). A token with `quietSince` is
+    /// not inserted (nothing is written) while the user has a token of its purpose created after that, and
+    /// otherwise supersedes the user's live tokens of its purpose; its `binding` is stored with it.
     func issueToken(_ token: NewToken, audit: AuditEvent?) throws
 
     /// A sign-up for an address whose account is still unconfirmed ("contested"), atomically and only while the
@@ -71,12 +73,22 @@ public protocol TokenStore: Sendable {
     ///   and the token stays as it was.
     func completeEmailChange(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
+    /// Sign-in by mail, atomically: redeem the `signIn` record `signIn.key` names (the one rule, and its binding
+    /// must equal `signIn.binding`); for an unconfirmed user, confirm the address, unset the password chosen at
+    /// sign-up and bump the password version (which ends every other link of the user); insert the session (on
+    /// the user's password version after that), its first refresh token and the trusted device as sign-in does;
+    /// record `signIn.audit` for the record's user. A record refused only for its binding (`wrongBinding`) counts
+    /// one attempt, and at `attemptLimit` is spent (it expires now).
+    /// - Returns: the user as it is now, or why the record was refused (then only the attempt was written).
+    func completeEmailSignIn(_ signIn: EmailSignInCompletion) throws -> Redemption<UserRecord>
+
     /// A wrong code was typed for `userID`'s tokens of `purpose`: count one attempt on every live one with a code,
     /// retire the code of those that reach `limit`, and record `audit`, in one statement. The audit row is written
     /// whether or not `userID` is an account (with no user when it is not): a guess at an address without one is
     /// worth an operator's eye, and the same write for both keeps the answer's time from telling them apart. Only
     /// the code: the link stays redeemable, so strangers' guesses at the code can never spend the link in the
-    /// owner's mailbox.
+    /// owner's mailbox. Except a sign-in record, which is spent (expires now) at `limit`, link and all: it signs in
+    /// by itself, so a record under guessing stops, and asking for a new mail costs its owner one tap.
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws
 }
 

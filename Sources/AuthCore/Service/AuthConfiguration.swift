@@ -19,6 +19,14 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var lockout: LockoutPolicy
     /// Wrong codes a token record survives; at this many it is spent and a new mail is needed.
     public var codeAttempts: Int
+    /// Lifetime of a sign-in-by-mail record, link and code (`LATCH_SIGNIN_TTL`, 15 min).
+    public var signInTokenTTL: TimeInterval
+    /// Whether sign-in by mail is offered (`LATCH_EMAIL_SIGNIN`); off, its routes do not exist.
+    public var emailSignIn: Bool
+    /// How long a re-authentication lets a session make privileged changes (`LATCH_PRIVILEGED_MAX_AGE`, 10 min).
+    public var privilegedMaxAge: TimeInterval
+    /// Lifetime of a re-authentication code mailed to a signed-in user (10 min).
+    public var reauthenticationCodeTTL: TimeInterval
     /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
     public var deepLinks: DeepLinkConfiguration
     /// The signed access tokens' issuer, audience and key publication.
@@ -34,6 +42,10 @@ public struct AuthConfiguration: Hashable, Sendable {
         rateLimits: AuthRateLimits = AuthRateLimits(),
         lockout: LockoutPolicy = LockoutPolicy(),
         codeAttempts: Int = 5,
+        signInTokenTTL: TimeInterval = 15 * 60,
+        emailSignIn: Bool = true,
+        privilegedMaxAge: TimeInterval = 10 * 60,
+        reauthenticationCodeTTL: TimeInterval = 10 * 60,
         deepLinks: DeepLinkConfiguration,
         accessTokens: AccessTokenConfiguration? = nil
     ) {
@@ -46,6 +58,10 @@ public struct AuthConfiguration: Hashable, Sendable {
         self.rateLimits = rateLimits
         self.lockout = lockout
         self.codeAttempts = codeAttempts
+        self.signInTokenTTL = signInTokenTTL
+        self.emailSignIn = emailSignIn
+        self.privilegedMaxAge = privilegedMaxAge
+        self.reauthenticationCodeTTL = reauthenticationCodeTTL
         self.deepLinks = deepLinks
         // The link base is latchd's public origin, so it is the issuer unless configured otherwise.
         let base = deepLinks.linkBase.absoluteString
@@ -63,7 +79,9 @@ public struct AuthConfiguration: Hashable, Sendable {
         var problems: [String] = []
         let ttls = [("confirm token TTL", confirmTokenTTL), ("reset token TTL", resetTokenTTL),
                     ("access token TTL", accessTokenTTL), ("refresh token TTL", refreshTokenTTL),
-                    ("session max age", sessionMaxAge), ("device trust TTL", deviceTrustTTL)]
+                    ("session max age", sessionMaxAge), ("device trust TTL", deviceTrustTTL),
+                    ("sign-in token TTL", signInTokenTTL), ("privileged max age", privilegedMaxAge),
+                    ("re-authentication code TTL", reauthenticationCodeTTL)]
         for (name, ttl) in ttls where !(ttl > 0) { problems.append("\(name) must be positive") }
         if refreshTokenTTL < accessTokenTTL { problems.append("refresh token TTL must not be shorter than access token TTL") }
         if sessionMaxAge < accessTokenTTL { problems.append("session max age must not be shorter than access token TTL") }

@@ -45,6 +45,10 @@ public enum AuthError: Error, Hashable, Sendable {
     /// A bearer access token that is malformed, forged, signed by an unknown or revoked key, or for another
     /// issuer or audience. Shares its code with `invalidToken` (RFC 6750's `invalid_token`); suggested 401.
     case invalidAccessToken
+    /// A privileged change (password, address, deletion) without proof of presence: the current password in the
+    /// request, or a re-authentication of this session within `maxAge` seconds. Suggested 401 with RFC 9470's
+    /// `insufficient_user_authentication` challenge.
+    case reauthenticationRequired(maxAge: Int)
 
     /// Stable machine-readable code.
     public var code: String {
@@ -68,6 +72,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .sessionExpired: "session_expired"
         case .refreshTokenReused: "refresh_token_reused"
         case .invalidAccessToken: "invalid_token"
+        case .reauthenticationRequired: "reauthentication_required"
         }
     }
 
@@ -93,6 +98,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .sessionExpired: "The session has expired."
         case .refreshTokenReused: "This refresh token was already used; every session from it has been signed out."
         case .invalidAccessToken: "The access token is not valid; refresh the session or sign in again."
+        case .reauthenticationRequired: "Confirm it's you first: send the current password, or re-authenticate."
         }
     }
 

@@ -106,7 +106,8 @@ public struct AuthService: Sendable {
         let claims = AccessTokenClaims(
             issuer: settings.issuer, audience: settings.audience, subject: user.id, sessionID: sessionID,
             issuedAt: tokens.issuedAt, expiresAt: session?.accessExpiresAt ?? tokens.accessExpiresAt,
-            tokenID: tokens.accessTokenID, email: user.email, emailVerified: user.isConfirmed)
+            tokenID: tokens.accessTokenID, email: user.email, emailVerified: user.isConfirmed,
+            authTime: session?.authTime ?? tokens.issuedAt)
         return IssuedSession(
             accessToken: try ports.accessTokens.sign(claims), refreshToken: tokens.refreshToken,
             accessTokenExpiresAt: claims.expiresAt,
@@ -118,25 +119,26 @@ public struct AuthService: Sendable {
     /// overrides the mail (and `ttl` the lifetime) a token of `purpose` normally gets.
     func makeMailedToken(
         for user: UserID, email: String, purpose: TokenPurpose, now: Date, kind: MailKind? = nil, ttl: TimeInterval? = nil,
-        otherAddress: String? = nil
+        otherAddress: String? = nil, requestedBy: String? = nil, binding: Data? = nil
     ) -> NewToken {
         let raw = ports.tokenGenerator.makeToken()
         let (defaultKind, link, defaultTTL): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
         case .confirm: (.confirmEmail, .confirmAuth(token: raw), configuration.confirmTokenTTL)
         case .reset: (.resetPassword, .resetPassword(token: raw), configuration.resetTokenTTL)
         case .emailChange: (.confirmEmailChange, .confirmEmailChange(token: raw), configuration.confirmTokenTTL)
+        case .signIn: (.signIn, .signIn(token: raw), configuration.signInTokenTTL)
         }
         let kind = kind ?? defaultKind
         let ttl = ttl ?? defaultTTL
         let code = ports.codes.makeCode()
         var mail = ports.composer.compose(MailRequest(
             kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code,
-            otherAddress: otherAddress
+            otherAddress: otherAddress, requestedBy: requestedBy
         ))
         mail.userID = user
         return NewToken(hash: ports.tokenGenerator.digest(raw), userID: user, purpose: purpose,
                         createdAt: now, expiresAt: now.addingTimeInterval(ttl), mail: mail,
-                        codeDigest: ports.codes.digest(code: code, userID: user, purpose: purpose))
+                        codeDigest: ports.codes.digest(code: code, userID: user, purpose: purpose), binding: binding)
     }
 
     /// A typed code, checked as far as it can be without the store: the per-address and per-email code limits

@@ -10,7 +10,8 @@ extension AuthError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
-        case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken: .unauthorized
+        case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken,
+             .reauthenticationRequired: .unauthorized
         case .emailNotConfirmed, .userDisabled: .forbidden
         case .invalidToken, .tokenExpired, .invalidCode: .badRequest
         case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken: .conflict
@@ -19,12 +20,15 @@ extension AuthError: HTTPResponseError {
         }
     }
 
-    /// `Retry-After` for limits; for a bad access or refresh token the RFC 6750 §3.1 challenge.
+    /// `Retry-After` for limits; for a bad access or refresh token the RFC 6750 §3.1 challenge; for missing proof
+    /// of presence RFC 9470's, with the age a re-authentication may have.
     public var headers: HTTPHeaders {
         switch self {
         case .rateLimited(let seconds): ["Retry-After": String(seconds)]
         case .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken:
             ["WWW-Authenticate": Self.invalidTokenChallenge]
+        case .reauthenticationRequired(let maxAge):
+            ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", max_age="# + String(maxAge)]
         default: HTTPHeaders()
         }
     }

@@ -28,6 +28,7 @@ extension PostgresAdminStore {
             // Spent, replaced or expired links.
             let tokens = try delete(
                 "DELETE FROM auth_tokens WHERE expires_at < \(cutoff) OR used_at < \(cutoff) OR superseded_at < \(cutoff)")
+                + delete("DELETE FROM reauthentication_codes WHERE expires_at < \(cutoff)")
             // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
             // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
             let refreshTokens = try delete("""

@@ -1,0 +1,60 @@
+import AuthCore
+import Foundation
+import PostgresClient
+
+extension PostgresAuthStore {
+    /// One statement on `redemption` (with the presented binding in the rule). `mismatched` counts an attempt
+    /// only when the binding alone refused the record; every other write selects from `redeemed`, so a refusal
+    /// writes nothing else. `confirmed` changes the user only while unconfirmed (the password chosen at sign-up
+    /// goes, the version bump ends every other link); `signed_in` is the user as it is after that either way, and
+    /// the session records that password version.
+    public func completeEmailSignIn(_ signIn: EmailSignInCompletion) throws -> Redemption<UserRecord> {
+        let now = signIn.now
+        let credentials = signIn.credentials
+        let limit = signIn.attemptLimit
+        let statement: PostgresQuery = """
+            WITH \(Self.redemption(signIn.key, purpose: .signIn, now: now, binding: signIn.binding)), mismatched AS (
+                UPDATE auth_tokens t
+                SET code_attempts = t.code_attempts + 1,
+                    code_hmac = CASE WHEN t.code_attempts + 1 >= \(limit) THEN NULL ELSE t.code_hmac END,
+                    expires_at = CASE WHEN t.code_attempts + 1 >= \(limit) THEN LEAST(t.expires_at, \(now))
+                                      ELSE t.expires_at END
+                FROM owner o
+                WHERE t.token_hash = (SELECT token_hash FROM target) AND o.refusal = 'wrong_binding'
+            ), confirmed AS (
+                UPDATE users u
+                SET email_confirmed_at = \(now), password_hash = \(UserRecord.unsetPasswordHash)::text,
+                    password_version = u.password_version + 1, updated_at = \(now)
+                FROM redeemed r
+                WHERE u.id = r.user_id AND u.email_confirmed_at IS NULL
+                RETURNING \(unescaped: Self.userColumnList("u"))
+            ), signed_in AS (
+                SELECT * FROM confirmed
+                UNION ALL
+                SELECT \(unescaped: Self.userColumnList("u"))
+                FROM users u JOIN redeemed r ON u.id = r.user_id
+                WHERE NOT EXISTS (SELECT 1 FROM confirmed)
+            ), session AS (
+                INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
+                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
+                SELECT \(signIn.sessionID.rawValue), id, \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
+                       \(credentials.refreshExpiresAt), \(signIn.sessionID.rawValue), \(now), \(now),
+                       \(credentials.userAgent)::text, \(credentials.ip)::text, password_version, \(now)
+                FROM signed_in
+                RETURNING id, family_id, user_id
+            ), refresh AS (
+                INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
+                SELECT \(credentials.refreshTokenHash), id, family_id, user_id, \(now), \(credentials.refreshExpiresAt)
+                FROM session
+            ), device AS (
+                INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at, expires_at)
+                SELECT \(signIn.device.tokenHash), id, \(now), \(now), \(signIn.device.expiresAt) FROM signed_in
+                ON CONFLICT (token_hash) DO NOTHING
+            ), audited AS (
+                \(try auditInsert(signIn.audit, forUserOf: "redeemed"))
+            )
+            SELECT \(unescaped: Self.refusalColumn), s.* FROM (SELECT 1) AS one LEFT JOIN signed_in s ON true
+            """
+        return try Self.redemption(try database.query(statement).first) { try StoreRows.user($0, at: 1) }
+    }
+}
