@@ -22,6 +22,7 @@ ALTER TABLE deferred_mail ADD CONSTRAINT deferred_mail_sign_in_is_bound CHECK ((
 ALTER TABLE sessions ADD COLUMN authenticated_at timestamptz;
 UPDATE sessions SET authenticated_at = created_at;
 ALTER TABLE sessions ALTER COLUMN authenticated_at SET NOT NULL;
+ALTER TABLE sessions ALTER COLUMN authenticated_at SET DEFAULT now();
 ALTER TABLE sessions ADD COLUMN reauthenticated_at timestamptz;
 
 -- The one live re-authentication code of a session (its HMAC, as for other codes). A newer mail replaces it; wrong

@@ -99,6 +99,9 @@ extension ConfigurationLoader {
                 cap: try duration("LATCH_LOCKOUT_CAP"),
                 forgetAfter: lockout.forgetAfter
             ),
+            signInTokenTTL: try duration("LATCH_SIGNIN_TTL"),
+            emailSignIn: try boolean("LATCH_EMAIL_SIGNIN"),
+            privilegedMaxAge: try duration("LATCH_PRIVILEGED_MAX_AGE"),
             deepLinks: deepLinks,
             accessTokens: try accessTokens(linkBase: deepLinks.linkBase)
         )

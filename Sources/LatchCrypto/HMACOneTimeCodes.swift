@@ -30,4 +30,10 @@ public struct HMACOneTimeCodes: OneTimeCodes {
     public func digest(code: String, userID: UserID, purpose: TokenPurpose) -> Data {
         HMACSHA256.authenticate(Data("\(purpose.rawValue)\u{0}\(userID.description)\u{0}\(code)".utf8), key: key)
     }
+
+    /// HMAC-SHA256 of `reauthenticate`, the session id and the code: no token purpose has that name, so a
+    /// re-authentication code's digest is never a token's.
+    public func digest(code: String, sessionID: SessionID) -> Data {
+        HMACSHA256.authenticate(Data("reauthenticate\u{0}\(sessionID.description)\u{0}\(code)".utf8), key: key)
+    }
 }

@@ -84,6 +84,8 @@ public struct LatchAPI: Sendable {
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         AccountRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        EmailSignInRoutes(context: context).register(on: &router)
+        ReauthenticationRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
         KeySetRoutes(context: context).register(on: &router)
     }

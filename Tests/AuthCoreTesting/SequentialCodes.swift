@@ -24,4 +24,8 @@ public final class SequentialCodes: OneTimeCodes, Sendable {
     public func digest(code: String, userID: UserID, purpose: TokenPurpose) -> Data {
         Data("code:\(purpose.rawValue):\(userID):\(code)".utf8)
     }
+
+    public func digest(code: String, sessionID: SessionID) -> Data {
+        Data("code:reauthenticate:\(sessionID):\(code)".utf8)
+    }
 }

@@ -35,6 +35,9 @@ import Testing
         Row(error: .refreshTokenReused, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
         // The same code as a bad link's, but a bearer refusal: 401 with the challenge, not 400.
         Row(error: .invalidAccessToken, status: 401, retryAfter: nil, challenge: #"Bearer error="invalid_token""#),
+        // RFC 9470: the client re-authenticates and retries with the new token.
+        Row(error: .reauthenticationRequired(maxAge: 600), status: 401, retryAfter: nil,
+            challenge: #"Bearer error="insufficient_user_authentication", max_age=600"#),
     ]
 
     @Test(arguments: rows)

@@ -10,12 +10,12 @@ extension AuthService {
     /// link exists; the answer is the same, so the request tells nothing about the address.
     /// - Throws: `invalidEmail`, `emailUnchanged`, `rateLimited`, `invalidCredentials`, `invalidSession`.
     public func requestEmailChange(
-        _ authenticated: AuthenticatedUser, newEmail rawNewEmail: String, password: String, ip: String?
+        _ authenticated: AuthenticatedUser, newEmail rawNewEmail: String, password: String?, ip: String?
     ) throws {
         let newEmail = try EmailAddress(rawNewEmail)
         let limits = configuration.rateLimits
         try enforcePerIP(flow: "emailchange", limits.signUpPerIP, ip: ip)
-        let user = try reauthenticate(authenticated, password: password, ip: ip)
+        let user = try requirePresence(authenticated, password: password, ip: ip)
         // Per new address, as a sign-up (nobody can make Latch mail a stranger's mailbox over and over), and only
         // once the password is right: wrong guesses must not spend the limit of an address someone may move to.
         try enforce(limits.signUpPerEmail, key: Self.emailLimitKey(flow: "emailchange", newEmail))

@@ -10,14 +10,14 @@ extension AuthService {
     /// - Throws: `weakPassword`, `rateLimited`, `invalidCredentials` (wrong current password, or it changed
     ///   meanwhile), `invalidSession`.
     public func changePassword(
-        _ authenticated: AuthenticatedUser, currentPassword: String, newPassword rawNewPassword: String, ip: String?
+        _ authenticated: AuthenticatedUser, currentPassword: String?, newPassword rawNewPassword: String, ip: String?
     ) throws {
         guard let current = try ports.store.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
         try passwordPolicy.check(typed: rawNewPassword, email: EmailAddress(stored: current.email))
         let newPassword = PasswordPolicy.normalize(rawNewPassword)
-        let user = try reauthenticate(authenticated, password: currentPassword, ip: ip)
+        let user = try requirePresence(authenticated, password: currentPassword, ip: ip)
         let change = PasswordChange(
             userID: user.id, keepSession: authenticated.session.id, verifiedPasswordHash: user.passwordHash,
             newPasswordHash: try ports.hasher.hash(newPassword), now: ports.clock.now(),

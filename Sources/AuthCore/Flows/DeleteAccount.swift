@@ -8,8 +8,8 @@ extension AuthService {
     /// account's unsent mail, forgets the address in sent mail and the audit log, and deletes the user with its
     /// tokens, sessions and devices. The audit keeps the user id of the deletion, never the address.
     /// - Throws: `rateLimited`, `invalidCredentials`, `invalidSession`.
-    public func deleteAccount(_ authenticated: AuthenticatedUser, password: String, ip: String?) throws {
-        let user = try reauthenticate(authenticated, password: password, ip: ip)
+    public func deleteAccount(_ authenticated: AuthenticatedUser, password: String?, ip: String?) throws {
+        let user = try requirePresence(authenticated, password: password, ip: ip)
         let deletion = AccountDeletion(userID: user.id, verifiedPasswordHash: user.passwordHash,
                                        notice: makeNotice(.accountDeleted, to: user.email, of: user.id))
         try ports.store.transaction { store in

@@ -11,32 +11,140 @@ extension AuthService {
     /// slow as any other, and they lock only that session, not the owner's sign-in elsewhere.
     /// - Returns: the user as stored, with the hash the password was verified against.
     /// - Throws: `invalidSession` (the user is gone), `rateLimited`, `invalidCredentials`.
-    func reauthenticate(_ authenticated: AuthenticatedUser, password rawPassword: String, ip: String?) throws
+    func verifyPassword(_ authenticated: AuthenticatedUser, password rawPassword: String, ip: String?) throws
         -> UserRecord
     {
         guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
-        let session = authenticated.session.id
-        let failureKey = Self.reauthFailureKey(session)
-        try enforce(configuration.rateLimits.signInPerEmail, key: "reauth:session:\(session)")
-        try enforceLockout(try ports.store.signInFailures(emailKey: failureKey))
+        try enforceSessionLimits(authenticated.session.id)
         let password = PasswordPolicy.normalize(rawPassword)
         // An account without a password (a contested sign-up) matches nothing, at the cost of a real verify.
         let verified = ports.hasher.verify(password, against: user.hasPassword ? user.passwordHash : dummyPasswordHash)
             && user.hasPassword
         guard verified else {
-            let now = ports.clock.now()
-            try ports.store.transaction { store in
-                let failures = try store.recordSignInFailure(
-                    emailKey: failureKey, at: now, forgetBefore: now.addingTimeInterval(-configuration.lockout.forgetAfter))
-                try store.record(event(.reauthenticationFailed, user: user.id, ip: ip, detail: [
-                    "failures": String(failures.count), "session_id": session.description,
-                ]))
-            }
+            try recordReauthenticationFailure(authenticated, reason: "wrong_password", ip: ip)
             throw AuthError.invalidCredentials
         }
         return user
+    }
+
+    /// Proof of presence for a privileged change: the current password when the request has one (checked by
+    /// `verifyPassword`), else a re-authentication of this session within `privilegedMaxAge`. A fresh sign-in
+    /// alone is no proof: a stolen access token must not be enough to move the address or end the account.
+    /// - Returns: the user as stored now.
+    /// - Throws: `reauthenticationRequired`, and what `verifyPassword` throws.
+    func requirePresence(_ authenticated: AuthenticatedUser, password: String?, ip: String?) throws -> UserRecord {
+        if let password { return try verifyPassword(authenticated, password: password, ip: ip) }
+        let window = configuration.privilegedMaxAge
+        guard let proven = authenticated.session.reauthenticatedAt,
+              proven > ports.clock.now().addingTimeInterval(-window)
+        else { throw AuthError.reauthenticationRequired(maxAge: Int(window)) }
+        guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
+            throw AuthError.invalidSession
+        }
+        return user
+    }
+
+    /// The session's own attempt limit and lockout (see `verifyPassword`).
+    private func enforceSessionLimits(_ session: SessionID) throws {
+        try enforce(configuration.rateLimits.signInPerEmail, key: "reauth:session:\(session)")
+        try enforceLockout(try ports.store.signInFailures(emailKey: Self.reauthFailureKey(session)))
+    }
+
+    /// Counts a failed proof towards the session's lockout and audits it, in one transaction.
+    private func recordReauthenticationFailure(_ authenticated: AuthenticatedUser, reason: String, ip: String?) throws {
+        let now = ports.clock.now()
+        let session = authenticated.session.id
+        try ports.store.transaction { store in
+            let failures = try store.recordSignInFailure(
+                emailKey: Self.reauthFailureKey(session), at: now,
+                forgetBefore: now.addingTimeInterval(-configuration.lockout.forgetAfter))
+            try store.record(event(.reauthenticationFailed, user: authenticated.session.userID, ip: ip, detail: [
+                "failures": String(failures.count), "session_id": session.description, "reason": reason,
+            ]))
+        }
+    }
+
+    /// Re-authenticate with the password (`POST /v1/reauthenticate`): the proof is recorded on the session with
+    /// a new access token whose `auth_time` is now (the client retries the privileged request with it; the old
+    /// token stops working, so one stolen before cannot ride on the proof).
+    /// - Throws: `rateLimited`, `invalidCredentials`, `invalidSession`.
+    public func reauthenticate(_ authenticated: AuthenticatedUser, password: String, ip: String?) throws
+        -> Reauthenticated
+    {
+        let user = try verifyPassword(authenticated, password: password, ip: ip)
+        return try recordPresence(authenticated, proof: .password(verifiedHash: user.passwordHash), user: user, ip: ip)
+    }
+
+    /// Mail the signed-in user a code to re-authenticate this session with (`POST /v1/reauthenticate/email`):
+    /// for an account without a password, or a user who would rather not type it. A newer code replaces the
+    /// session's older one. Limited per session as mail is (the resend rule), never by the address.
+    /// - Throws: `rateLimited`, `invalidSession`.
+    public func requestReauthenticationCode(_ authenticated: AuthenticatedUser, ip: String?) throws {
+        let session = authenticated.session.id
+        try enforce(configuration.rateLimits.resendPerEmail, key: "reauth-mail:session:\(session)")
+        guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
+            throw AuthError.invalidSession
+        }
+        let now = ports.clock.now()
+        let code = ports.codes.makeCode()
+        let ttl = configuration.reauthenticationCodeTTL
+        let mail = notice(MailRequest(kind: .reauthenticationCode, recipient: user.email, code: code,
+                                      codeLifetime: ttl), of: user.id)
+        try ports.store.issueReauthenticationCode(
+            NewReauthenticationCode(sessionID: session, userID: user.id,
+                                    codeDigest: ports.codes.digest(code: code, sessionID: session), createdAt: now,
+                                    expiresAt: now.addingTimeInterval(ttl), mail: mail),
+            audit: event(.reauthenticationCodeSent, user: user.id, ip: ip, detail: ["session_id": session.description]))
+    }
+
+    /// Re-authenticate with the code mailed by `requestReauthenticationCode`. Each wrong code counts on the
+    /// session's code (five spend it) and towards the session's lockout.
+    /// - Throws: `rateLimited`, `invalidCode`, `invalidSession`.
+    public func reauthenticate(_ authenticated: AuthenticatedUser, emailCode rawCode: String, ip: String?) throws
+        -> Reauthenticated
+    {
+        try enforceSessionLimits(authenticated.session.id)
+        guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
+            throw AuthError.invalidSession
+        }
+        let code = OneTimeCode.normalized(rawCode)
+        // A malformed code still counts: it is a wrong attempt like any other.
+        let digest = ports.codes.digest(code: OneTimeCode.isWellFormed(code) ? code : "", sessionID: authenticated.session.id)
+        do {
+            return try recordPresence(authenticated, proof: .code(digest: digest, attemptLimit: configuration.codeAttempts),
+                                      user: user, ip: ip)
+        } catch AuthError.invalidCode {
+            try recordReauthenticationFailure(authenticated, reason: "wrong_code", ip: ip)
+            throw AuthError.invalidCode
+        }
+    }
+
+    /// The proof recorded with the session's new access token, in one statement.
+    private func recordPresence(
+        _ authenticated: AuthenticatedUser, proof: ReauthenticationCompletion.Proof, user: UserRecord, ip: String?
+    ) throws -> Reauthenticated {
+        let now = AccessTokenClaims.wholeSeconds(ports.clock.now())
+        let tokens = makeSessionTokens(now: now)
+        let completion = ReauthenticationCompletion(
+            sessionID: authenticated.session.id, userID: user.id, proof: proof, now: now,
+            accessTokenHash: tokens.accessTokenHash, accessExpiresAt: tokens.accessExpiresAt,
+            maxSessionAge: configuration.sessionMaxAge,
+            audit: event(.reauthenticated, user: user.id, ip: ip, detail: [
+                "session_id": authenticated.session.id.description,
+                "with": { if case .password = proof { "password" } else { "email_code" } }(),
+            ]))
+        switch try ports.store.completeReauthentication(completion) {
+        case .reauthenticated(let session):
+            let issued = try issue(tokens, to: user, sessionID: session.id, session: session)
+            return Reauthenticated(accessToken: issued.accessToken, accessTokenExpiresAt: issued.accessTokenExpiresAt,
+                                   reauthenticatedUntil: now.addingTimeInterval(configuration.privilegedMaxAge))
+        case .wrongCode: throw AuthError.invalidCode
+        case .sessionEnded:
+            if case .password = proof { throw AuthError.invalidCredentials }
+            throw AuthError.invalidSession
+        }
     }
 
     /// Where a session's consecutive re-authentication failures are counted, beside the addresses' sign-in

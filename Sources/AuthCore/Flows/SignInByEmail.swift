@@ -11,7 +11,7 @@ extension AuthService {
     /// - Parameter binding: base64url of SHA-256 of the secret the asking app instance keeps.
     /// - Throws: `invalidEmail`, `invalidToken` (a binding that is not 32 bytes of base64url), `rateLimited`.
     public func requestEmailSignIn(email rawEmail: String, binding rawBinding: String, ip: String?, userAgent: String?)
-        throws -> SignUpOutcome
+        throws
     {
         let email = try EmailAddress(rawEmail)
         guard let binding = TokenText.decode32(rawBinding) else { throw AuthError.invalidToken }
@@ -21,7 +21,6 @@ extension AuthService {
         try ports.store.deferMail(DeferredMail(
             kind: .signIn, email: email.value, ip: ip, requestedAt: ports.clock.now(), binding: binding,
             userAgent: UserAgentText.sanitized(userAgent)))
-        return .signInSent
     }
 
     /// Sign in with the link from the mail (`POST /v1/signin/email/verify` with `token`).

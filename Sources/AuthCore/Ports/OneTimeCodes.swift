@@ -11,4 +11,6 @@ public protocol OneTimeCodes: Sendable {
     func makeCode() -> String
     /// The value stored for `code` of `userID`'s token of `purpose`.
     func digest(code: String, userID: UserID, purpose: TokenPurpose) -> Data
+    /// The value stored for a re-authentication `code` mailed to `sessionID`: worth nothing for any other session.
+    func digest(code: String, sessionID: SessionID) -> Data
 }

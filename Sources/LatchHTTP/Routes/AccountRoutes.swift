@@ -2,8 +2,9 @@ import AuthCore
 import HTTPServer
 
 /// A signed-in user's own account: change the password, change the address (and confirm it from the new
-/// mailbox), delete the account. Every change asks for the current password (a stolen access token alone takes
-/// nothing), so each of those routes hashes and runs on the pool; the confirmation does not.
+/// mailbox), delete the account. Every change needs proof of presence, the current password or a recent
+/// re-authentication of the session (a stolen access token alone takes nothing), so each of those routes may
+/// hash and runs on the pool; the confirmation does not.
 struct AccountRoutes: Sendable {
     let context: RouteContext
     let hashingPool: WorkerPool
@@ -48,7 +49,8 @@ struct AccountRoutes: Sendable {
     /// 204: the account, its sessions, tokens and devices are gone, and its address is forgotten.
     func deleteAccount(_ request: HTTPRequest) throws -> HTTPResponse {
         let authenticated = try context.bearer.authenticate(request)
-        let body = try PasswordBody.decode(from: request)
+        // After a re-authentication there is nothing to send: no body reads as `{}`.
+        let body = request.body.isEmpty ? PasswordBody(password: nil) : try PasswordBody.decode(from: request)
         try context.auth.deleteAccount(authenticated, password: body.password, ip: context.clients.clientIP(request))
         return .empty(.noContent)
     }

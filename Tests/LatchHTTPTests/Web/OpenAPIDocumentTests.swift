@@ -95,6 +95,7 @@ import Testing
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
             .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken, .emailTaken, .emailUnchanged, .sessionNotFound,
+            .reauthenticationRequired(maxAge: 600),
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,

@@ -1,7 +1,8 @@
-/// `{"new_email":…,"password":…}` to ask for a change of address.
+/// `{"new_email":…,"password":…}` to ask for a change of address; without `password` after a re-authentication
+/// of the session.
 struct EmailChangeBody: APIRequestBody {
     let newEmail: String
-    let password: String
+    let password: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case newEmail = "new_email"
@@ -10,6 +11,8 @@ struct EmailChangeBody: APIRequestBody {
 
     func validate() throws(APIError) {
         try FieldLimits.check(newEmail, field: "new_email", maxBytes: FieldLimits.emailBytes)
-        try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
+        if let password {
+            try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
+        }
     }
 }

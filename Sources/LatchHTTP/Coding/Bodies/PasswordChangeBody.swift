@@ -1,6 +1,7 @@
-/// `{"current_password":…,"new_password":…}` for a signed-in change of password.
+/// `{"current_password":…,"new_password":…}` for a signed-in change of password; without `current_password`
+/// after a re-authentication of the session (how an account without a password sets one).
 struct PasswordChangeBody: APIRequestBody {
-    let currentPassword: String
+    let currentPassword: String?
     let newPassword: String
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -9,7 +10,9 @@ struct PasswordChangeBody: APIRequestBody {
     }
 
     func validate() throws(APIError) {
-        try FieldLimits.check(currentPassword, field: "current_password", maxCharacters: FieldLimits.passwordCharacters)
+        if let currentPassword {
+            try FieldLimits.check(currentPassword, field: "current_password", maxCharacters: FieldLimits.passwordCharacters)
+        }
         try FieldLimits.check(newPassword, field: "new_password", maxCharacters: FieldLimits.passwordCharacters)
     }
 }
