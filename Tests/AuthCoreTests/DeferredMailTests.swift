@@ -8,17 +8,26 @@ import Testing
 @Suite("Mail asked for by address is queued by the answer and resolved after it")
 struct DeferredMailTests {
     enum Flow: String, CaseIterable, CustomTestStringConvertible {
-        case forgot, resend
+        case forgot, resend, signIn
         var testDescription: String { rawValue }
 
         func ask(_ h: Harness, _ email: String) throws {
             switch self {
             case .forgot: try h.service.forgotPassword(email: email, ip: Harness.ip)
             case .resend: _ = try h.service.resendConfirmation(email: email, ip: Harness.ip)
+            case .signIn:
+                try h.service.requestEmailSignIn(email: email, binding: EmailSignInTests.binding(h),
+                                                 ip: Harness.ip, userAgent: Harness.agent)
             }
         }
 
-        var kind: DeferredMail.Kind { self == .forgot ? .passwordReset : .confirmation }
+        var mailKind: MailKind {
+            switch self {
+            case .forgot: .resetPassword
+            case .resend: .confirmEmail
+            case .signIn: .signIn
+            }
+        }
     }
 
     /// What an answer wrote, with the address taken out: equal for two addresses means the write told nothing.
@@ -62,7 +71,7 @@ struct DeferredMailTests {
         #expect(try h.service.resolveAllDeferredMail() == 2)
         let sent = h.store.mails.dropFirst(mails)
         #expect(sent.map(\.recipient) == ["alice@example.com"])
-        #expect(sent.map(\.kind) == [flow == .forgot ? .resetPassword : .confirmEmail])
+        #expect(sent.map(\.kind) == [flow.mailKind])
         #expect(h.store.snapshot.deferredMail.isEmpty)
         #expect(try h.service.resolveAllDeferredMail() == 0)
     }
