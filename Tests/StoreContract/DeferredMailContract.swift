@@ -14,6 +14,8 @@ enum DeferredMailContract {
             DeferredMail(kind: .passwordReset, email: "ann@example.com", ip: "203.0.113.7", requestedAt: f.at(10)),
             DeferredMail(kind: .confirmation, email: "Bob@Example.com", ip: nil, requestedAt: f.at(11)),
             DeferredMail(kind: .passwordReset, email: "ann@example.com", ip: "2001:db8::1", requestedAt: f.at(12)),
+            DeferredMail(kind: .signIn, email: "cy@example.com", ip: nil, requestedAt: f.at(13),
+                         binding: ContractFixture.binding, userAgent: "App/2.0 (iPhone)"),
         ]
     }
 

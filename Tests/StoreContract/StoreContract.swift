@@ -3,5 +3,6 @@ public enum StoreContract {
     public static let cases: [ContractCase] =
         UserContract.cases + TokenRuleContract.cases + TokenContract.cases + EmailChangeContract.cases
         + LimitContract.cases + SignInContract.cases + SessionContract.cases + AccountContract.cases
-        + AdminContract.cases + UnitOfWorkContract.cases + DeferredMailContract.cases
+        + AdminContract.cases + UnitOfWorkContract.cases + DeferredMailContract.cases + EmailSignInContract.cases
+        + ReauthenticationContract.cases
 }
