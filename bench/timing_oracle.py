@@ -14,6 +14,9 @@ import time
 HOST, PORT = sys.argv[1], int(sys.argv[2])
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 150
 PASSWORD = "timing-Passw0rd-x7"
+# Sign-in by mail: a binding and its secret (any 43 base64url characters make a well-formed pair for timing).
+BINDING = "b" * 43
+SECRET = "s" * 43
 
 
 def post(conn, path, body):
@@ -36,6 +39,8 @@ def main():
         ("resend", "/v1/confirm/resend", lambda e: {"email": e}),
         ("confirm by code", "/v1/confirm", lambda e: {"email": e, "code": "12345678"}),
         ("reset by code", "/v1/password/reset", lambda e: {"email": e, "code": "12345678", "password": "another Passw0rd-x7"}),
+        ("sign-in by mail", "/v1/signin/email", lambda e: {"email": e, "binding": BINDING}),
+        ("sign-in code", "/v1/signin/email/verify", lambda e: {"email": e, "code": "12345678", "binding_secret": SECRET}),
     ]
     print(f"{'flow':<18}{'known median':>14}{'unknown median':>16}{'ratio':>8}  answers")
     worst = 1.0
@@ -54,7 +59,7 @@ def main():
         ratio = k / u
         worst = max(worst, ratio, 1 / ratio)
         print(f"{name:<18}{k * 1000:>12.2f}ms{u * 1000:>14.2f}ms{ratio:>8.2f}  {sorted(statuses)}")
-    print(f"target: every ratio within 0.9-1.1; worst {worst:.2f}")
+    print(f"target: every ratio within 0.9-1.1 (sign-in by mail: 0.8-1.25); worst {worst:.2f}")
 
 
 main()
