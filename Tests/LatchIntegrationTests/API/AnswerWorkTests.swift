@@ -23,12 +23,17 @@ import Testing
 
     enum Flow: String, CaseIterable, CustomTestStringConvertible {
         case forgot, resend, confirmByCode = "confirm by code", resetByCode = "reset by code"
+        case signInByMail = "sign-in by mail", signInCode = "sign-in code"
         var testDescription: String { rawValue }
 
-        /// Forgot and resend write one request row for every address. A wrong code writes its audit row for
-        /// every address, and is counted on the owner's live code (an UPDATE of one row, HOT or not as the page
-        /// allows) for an account only.
-        var writesTheSameRows: Bool { self == .forgot || self == .resend }
+        /// Forgot, resend and sign-in by mail write one request row for every address. A wrong code writes its
+        /// audit row for every address, and is counted on the owner's live code (an UPDATE of one row, HOT or not
+        /// as the page allows) for an account only.
+        var writesTheSameRows: Bool { self == .forgot || self == .resend || self == .signInByMail }
+
+        /// Any well-formed binding and secret: the answers' work must not depend on them.
+        static let binding = String(repeating: "b", count: 43)
+        static let secret = String(repeating: "s", count: 43)
 
         func answer(_ service: AuthService, _ email: String, ip: String) {
             switch self {
@@ -38,6 +43,11 @@ import Testing
             case .resetByCode:
                 _ = try? service.resetPassword(email: email, code: "12345678", newPassword: "another Passphrase 6",
                                                ip: ip)
+            case .signInByMail:
+                try? service.requestEmailSignIn(email: email, binding: Self.binding, ip: ip, userAgent: nil)
+            case .signInCode:
+                _ = try? service.completeEmailSignIn(email: email, code: "12345678", bindingSecret: Self.secret, ip: ip,
+                                                     userAgent: nil)
             }
         }
     }
@@ -74,6 +84,10 @@ import Testing
             // Only here: a forgot of its own would leave the address a rate-limit row that a forgot answer then
             // updates rather than inserts (as it would for an unknown address asked for before).
             if flow == .resetByCode { try service.forgotPassword(email: email, ip: ip()) }
+            // Likewise a live sign-in record for the sign-in code to be counted on.
+            if flow == .signInCode {
+                try service.requestEmailSignIn(email: email, binding: Flow.binding, ip: ip(), userAgent: nil)
+            }
             accounts.append(email)
         }
         try service.resolveAllDeferredMail()
