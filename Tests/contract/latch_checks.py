@@ -22,6 +22,8 @@ STATE_REFUSALS = {
     "changePassword": {422: "weak_password"},
     "confirm": {400: "token"},
     "confirmEmailChange": {400: "token"},
+    "verifyEmailSignIn": {400: "token"},
+    "reauthenticate": {400: "token"},
     "resetPassword": {400: "token", 422: "weak_password"},
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
