@@ -20,9 +20,15 @@ struct LandingPageRoutes: Sendable {
         for flow in LandingFlow.allCases {
             router.get(flow.path) { request in show(flow, request) }
         }
-        router.post(LandingFlow.confirm.path) { request in confirm(request) }
-        router.post(LandingFlow.reset.path, pool: hashingPool) { request in reset(request) }
-        router.post(LandingFlow.emailChange.path) { request in changeEmail(request) }
+        // A POST only where the page has a form to send; a path without one answers POST with the router's 405.
+        for flow in LandingFlow.allCases {
+            switch flow.form {
+            case .confirmAddress: router.post(flow.path) { request in confirm(request) }
+            case .newPassword: router.post(flow.path, pool: hashingPool) { request in reset(request) }
+            case .changeAddress: router.post(flow.path) { request in changeEmail(request) }
+            case nil: continue
+            }
+        }
     }
 
     func show(_ flow: LandingFlow, _ request: HTTPRequest) -> HTTPResponse {

@@ -7,7 +7,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
     case reset
     case emailChange = "email_change"
 
-    /// Where the universal link points (DeepLinkRouting's path), for GET and POST alike.
+    /// Where the universal link points (DeepLinkRouting's path), for GET and, for a flow with a form, POST alike.
     var path: String {
         switch self {
         case .confirm: "/confirmAuth"
@@ -18,6 +18,16 @@ enum LandingFlow: String, Sendable, CaseIterable {
 
     /// The form's `action`: relative, so it also works when a proxy serves the pages under a path prefix.
     var formAction: String { String(path.dropFirst()) }
+
+    /// The form the page redeems the token with, posted back to `path`; nil when no browser can redeem the token
+    /// (then `path` takes no POST at all: the router answers 405).
+    var form: LandingForm? {
+        switch self {
+        case .confirm: .confirmAddress
+        case .reset: .newPassword
+        case .emailChange: .changeAddress
+        }
+    }
 
     var purpose: TokenPurpose {
         switch self {
@@ -33,6 +43,24 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: .confirmAuth(token: token)
         case .reset: .resetPassword(token: token)
         case .emailChange: .confirmEmailChange(token: token)
+        }
+    }
+}
+
+/// What a landing page's form asks for before it posts (every form also carries its credential and CSRF value).
+enum LandingForm: Sendable {
+    /// One button: confirm the address the mail went to.
+    case confirmAddress
+    /// A new password and its button.
+    case newPassword
+    /// One button: move the account to the address the mail went to.
+    case changeAddress
+
+    var submitLabel: String {
+        switch self {
+        case .confirmAddress: "Confirm email address"
+        case .newPassword: "Set new password"
+        case .changeAddress: "Change email address"
         }
     }
 }

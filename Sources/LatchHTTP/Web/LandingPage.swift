@@ -20,10 +20,10 @@ struct LandingPage: Equatable, Sendable {
         self.addressChange = addressChange
     }
 
-    /// Whether the page shows the form (and so needs a credential and `csrf`).
-    var showsForm: Bool {
-        if case .ready = state, credential != nil, csrf != nil { return true }
-        return false
+    /// The form the page shows: its flow's, when the token is usable and the page has a credential and `csrf`.
+    var form: LandingForm? {
+        guard case .ready = state, credential != nil, csrf != nil else { return nil }
+        return flow.form
     }
 }
 
