@@ -6,6 +6,9 @@ enum LandingFlow: String, Sendable, CaseIterable {
     case confirm
     case reset
     case emailChange = "email_change"
+    /// Sign-in by mail. The record is bound to the app instance that asked for it (only that instance keeps the
+    /// secret redemption needs), so no browser can ever redeem it: the page has no form and hands the link to the app.
+    case signIn = "sign_in"
 
     /// Where the universal link points (DeepLinkRouting's path), for GET and, for a flow with a form, POST alike.
     var path: String {
@@ -13,6 +16,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: "/confirmAuth"
         case .reset: "/resetPassword"
         case .emailChange: "/confirmEmailChange"
+        case .signIn: "/signIn"
         }
     }
 
@@ -26,6 +30,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: .confirmAddress
         case .reset: .newPassword
         case .emailChange: .changeAddress
+        case .signIn: nil
         }
     }
 
@@ -34,6 +39,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: .confirm
         case .reset: .reset
         case .emailChange: .emailChange
+        case .signIn: .signIn
         }
     }
 
@@ -43,6 +49,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: .confirmAuth(token: token)
         case .reset: .resetPassword(token: token)
         case .emailChange: .confirmEmailChange(token: token)
+        case .signIn: .signIn(token: token)
         }
     }
 }

@@ -16,10 +16,11 @@ struct LandingPageRenderer: Sendable {
         var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
         if let form = page.form, let credential = page.credential, let csrf = page.csrf {
             body += self.form(form, page, credential: credential, csrf: csrf)
-            if case .token(let token) = credential {
-                body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
-                                label: "Open in the \(productName) app")
-            }
+        }
+        if let token = page.appToken {
+            // Without a form, opening the app is the page's one action, so it looks like the button it is.
+            body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
+                            label: "Open in the \(productName) app", primary: page.form == nil)
         } else if Self.offersHomeLink(page.state) {
             body += appLink(printer.customSchemeURL(for: .home).absoluteString, label: "Open the \(productName) app")
         }
@@ -88,8 +89,9 @@ struct LandingPageRenderer: Sendable {
         return nil
     }
 
-    private func appLink(_ href: String, label: String) -> String {
-        "<p><a class=\"app\" id=\"open-in-app\" href=\"\(HTMLText.escape(href))\">\(HTMLText.escape(label))</a></p>\n"
+    private func appLink(_ href: String, label: String, primary: Bool = false) -> String {
+        "<p><a class=\"app\(primary ? " primary" : "")\" id=\"open-in-app\" href=\"\(HTMLText.escape(href))\">"
+            + "\(HTMLText.escape(label))</a></p>\n"
     }
 
     /// After an outcome the app is where the person goes next (sign in, ask for a new link).
