@@ -133,6 +133,15 @@ class LatchStack:
             time.sleep(0.1)
         raise RuntimeError(f"no mail with a {path} link for {recipient}")
 
+    def sql(self, statement, **variables):
+        """Runs `statement` on latchd's database and returns what it printed (unaligned, tuples only). Values go in
+        as psql variables, quoted where the statement says `:'name'`, never pasted into the SQL text."""
+        arguments = ["psql", "-qAtX", "-v", "ON_ERROR_STOP=1", self._database_url()]
+        for name, value in variables.items():
+            arguments += ["-v", f"{name}={value}"]
+        # psql interpolates variables in a script it reads, not in -c.
+        return subprocess.run(arguments, input=statement, check=True, capture_output=True, text=True).stdout.strip()
+
     def _database_url(self):
         parts = urllib.parse.urlsplit(self.admin_url)
         return urllib.parse.urlunsplit(parts._replace(path="/" + self.database))

@@ -1,12 +1,14 @@
 import AuthCore
 import HTTPServer
 
-/// `GET`/`POST /confirmAuth`, `/resetPassword` and `/confirmEmailChange`: the web fallback behind the universal link, for people who open
-/// it where the app is not installed (ARCHITECTURE.md, "Mail").
+/// `GET`/`POST /confirmAuth`, `/resetPassword` and `/confirmEmailChange`, and `GET /signIn`: the web fallback behind
+/// the universal link, for people who open it where the app is not installed (ARCHITECTURE.md, "Mail").
 ///
 /// GET only reads the token's state (mail scanners prefetch links; a GET that spent the token would break sign-up),
-/// and shows a button or a new-password form; the POST redeems it through `AuthService`. The token appears only in
-/// the hidden field and the "Open in app" link, never in a log line or an error report.
+/// and shows a button or a new-password form; the POST redeems it through `AuthService`. A sign-in record is bound to
+/// the app instance that asked for it, so its page only says to open the app on that device (or type the mail's code
+/// there), and `/signIn` takes no POST. The token appears only in the hidden field and the "Open in app" link, never
+/// in a log line or an error report.
 struct LandingPageRoutes: Sendable {
     let pages: LandingPageRenderer
     let auth: AuthService
@@ -20,9 +22,15 @@ struct LandingPageRoutes: Sendable {
         for flow in LandingFlow.allCases {
             router.get(flow.path) { request in show(flow, request) }
         }
-        router.post(LandingFlow.confirm.path) { request in confirm(request) }
-        router.post(LandingFlow.reset.path, pool: hashingPool) { request in reset(request) }
-        router.post(LandingFlow.emailChange.path) { request in changeEmail(request) }
+        // A POST only where the page has a form to send; a path without one answers POST with the router's 405.
+        for flow in LandingFlow.allCases {
+            switch flow.form {
+            case .confirmAddress: router.post(flow.path) { request in confirm(request) }
+            case .newPassword: router.post(flow.path, pool: hashingPool) { request in reset(request) }
+            case .changeAddress: router.post(flow.path) { request in changeEmail(request) }
+            case nil: continue
+            }
+        }
     }
 
     func show(_ flow: LandingFlow, _ request: HTTPRequest) -> HTTPResponse {
@@ -41,6 +49,10 @@ struct LandingPageRoutes: Sendable {
             return unexpected(flow, error)
         }
         guard case .ready = state else { return respond(LandingPage(flow: flow, state: state)) }
+        guard flow.form != nil else {
+            // Nothing to submit (sign-in): no form, so no CSRF cookie; the token goes only into "Open in app".
+            return respond(LandingPage(flow: flow, state: state, credential: .token(token)))
+        }
         var addressChange: AddressChange?
         if flow == .emailChange {
             do {

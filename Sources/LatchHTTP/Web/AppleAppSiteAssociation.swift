@@ -21,8 +21,9 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
 
     let applinks: AppLinks
 
-    /// The paths of DeepLinkRouting's link forms: the two token links and everything under `home`.
-    static let paths = ["/confirmAuth", "/resetPassword", "/confirmEmailChange", "/home/*"]
+    /// The paths of DeepLinkRouting's link forms: every mailed token link (each has its landing page, so a new one
+    /// cannot be left out here) and everything under `home`.
+    static let paths = LandingFlow.allCases.map(\.path) + ["/home/*"]
 
     /// With no app IDs, `details` is empty rather than holding an entry that names no app.
     init(appIDs: [String]) {

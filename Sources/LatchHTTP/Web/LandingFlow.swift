@@ -6,24 +6,40 @@ enum LandingFlow: String, Sendable, CaseIterable {
     case confirm
     case reset
     case emailChange = "email_change"
+    /// Sign-in by mail. The record is bound to the app instance that asked for it (only that instance keeps the
+    /// secret redemption needs), so no browser can ever redeem it: the page has no form and hands the link to the app.
+    case signIn = "sign_in"
 
-    /// Where the universal link points (DeepLinkRouting's path), for GET and POST alike.
+    /// Where the universal link points (DeepLinkRouting's path), for GET and, for a flow with a form, POST alike.
     var path: String {
         switch self {
         case .confirm: "/confirmAuth"
         case .reset: "/resetPassword"
         case .emailChange: "/confirmEmailChange"
+        case .signIn: "/signIn"
         }
     }
 
     /// The form's `action`: relative, so it also works when a proxy serves the pages under a path prefix.
     var formAction: String { String(path.dropFirst()) }
 
+    /// The form the page redeems the token with, posted back to `path`; nil when no browser can redeem the token
+    /// (then `path` takes no POST at all: the router answers 405).
+    var form: LandingForm? {
+        switch self {
+        case .confirm: .confirmAddress
+        case .reset: .newPassword
+        case .emailChange: .changeAddress
+        case .signIn: nil
+        }
+    }
+
     var purpose: TokenPurpose {
         switch self {
         case .confirm: .confirm
         case .reset: .reset
         case .emailChange: .emailChange
+        case .signIn: .signIn
         }
     }
 
@@ -33,6 +49,25 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .confirm: .confirmAuth(token: token)
         case .reset: .resetPassword(token: token)
         case .emailChange: .confirmEmailChange(token: token)
+        case .signIn: .signIn(token: token)
+        }
+    }
+}
+
+/// What a landing page's form asks for before it posts (every form also carries its credential and CSRF value).
+enum LandingForm: Sendable {
+    /// One button: confirm the address the mail went to.
+    case confirmAddress
+    /// A new password and its button.
+    case newPassword
+    /// One button: move the account to the address the mail went to.
+    case changeAddress
+
+    var submitLabel: String {
+        switch self {
+        case .confirmAddress: "Confirm email address"
+        case .newPassword: "Set new password"
+        case .changeAddress: "Change email address"
         }
     }
 }

@@ -1,10 +1,11 @@
-/// One landing page to render: the flow, its state, and for `.ready` what the form carries and its CSRF value.
+/// One landing page to render: the flow, its state, and for `.ready` the token or typed code the page carries and,
+/// with a form, its CSRF value.
 struct LandingPage: Equatable, Sendable {
     let flow: LandingFlow
     let state: LandingPageState
-    /// What the form redeems with; only for `.ready`.
+    /// What the form, or (without a form) the app, redeems with; only for `.ready`.
     var credential: LandingCredential?
-    /// The double-submit value (see `CSRFCookie`); only for `.ready`.
+    /// The double-submit value (see `CSRFCookie`); only for `.ready` with a form.
     var csrf: String?
     /// (email change, `.ready`) The masked addresses the link moves the account between.
     var addressChange: AddressChange?
@@ -20,16 +21,22 @@ struct LandingPage: Equatable, Sendable {
         self.addressChange = addressChange
     }
 
-    /// Whether the page shows the form (and so needs a credential and `csrf`).
-    var showsForm: Bool {
-        if case .ready = state, credential != nil, csrf != nil { return true }
-        return false
+    /// The form the page shows: its flow's, when the token is usable and the page has a credential and `csrf`.
+    var form: LandingForm? {
+        guard case .ready = state, credential != nil, csrf != nil else { return nil }
+        return flow.form
+    }
+
+    /// The token for the "Open in app" link: a usable link's, with or without a form.
+    var appToken: String? {
+        guard case .ready = state, case .token(let token)? = credential else { return nil }
+        return token
     }
 }
 
-/// How a landing-page form names its token.
+/// How a landing page names its token.
 enum LandingCredential: Equatable, Sendable {
-    /// The link's token, in a hidden field and the "Open in app" link.
+    /// The link's token, in the "Open in app" link and, on a page with a form, a hidden field.
     case token(String)
     /// The address and the code from the mail, typed in (reset only: for a mail read on another device, or a
     /// link a scanner spoilt). The values are those already typed, shown again after a refusal.

@@ -14,12 +14,13 @@ struct LandingPageRenderer: Sendable {
                                    addressChange: page.addressChange)
         let e = HTMLText.escape
         var body = "<h1>\(e(text.heading))</h1>\n<p id=\"status\" role=\"status\">\(e(text.message))</p>\n"
-        if page.showsForm, let credential = page.credential, let csrf = page.csrf {
-            body += form(page, credential: credential, csrf: csrf)
-            if case .token(let token) = credential {
-                body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
-                                label: "Open in the \(productName) app")
-            }
+        if let form = page.form, let credential = page.credential, let csrf = page.csrf {
+            body += self.form(form, page, credential: credential, csrf: csrf)
+        }
+        if let token = page.appToken {
+            // Without a form, opening the app is the page's one action, so it looks like the button it is.
+            body += appLink(printer.customSchemeURL(for: page.flow.appLink(token: token)).absoluteString,
+                            label: "Open in the \(productName) app", primary: page.form == nil)
         } else if Self.offersHomeLink(page.state) {
             body += appLink(printer.customSchemeURL(for: .home).absoluteString, label: "Open the \(productName) app")
         }
@@ -44,7 +45,7 @@ struct LandingPageRenderer: Sendable {
 
     /// The confirm button, or the new-password form; both post the token in a hidden field, never in the URL, or
     /// (reset by code) the address and code fields beside the password.
-    private func form(_ page: LandingPage, credential: LandingCredential, csrf: String) -> String {
+    private func form(_ form: LandingForm, _ page: LandingPage, credential: LandingCredential, csrf: String) -> String {
         let e = HTMLText.escape
         var html = "<form method=\"post\" action=\"\(e(page.flow.formAction))\">\n"
         switch credential {
@@ -58,15 +59,11 @@ struct LandingPageRenderer: Sendable {
                 + "value=\"\(e(code))\">\n"
         }
         html += "<input type=\"hidden\" name=\"\(CSRFCookie.fieldName)\" value=\"\(e(csrf))\">\n"
-        switch page.flow {
-        case .confirm:
-            html += "<button type=\"submit\">Confirm email address</button>\n"
-        case .emailChange:
-            html += "<button type=\"submit\">Change email address</button>\n"
-        case .reset:
-            html += passwordField(problem: problem(of: page.state))
-            html += "<button type=\"submit\">Set new password</button>\n"
+        switch form {
+        case .confirmAddress, .changeAddress: break
+        case .newPassword: html += passwordField(problem: problem(of: page.state))
         }
+        html += "<button type=\"submit\">\(e(form.submitLabel))</button>\n"
         return html + "</form>\n"
     }
 
@@ -92,8 +89,9 @@ struct LandingPageRenderer: Sendable {
         return nil
     }
 
-    private func appLink(_ href: String, label: String) -> String {
-        "<p><a class=\"app\" id=\"open-in-app\" href=\"\(HTMLText.escape(href))\">\(HTMLText.escape(label))</a></p>\n"
+    private func appLink(_ href: String, label: String, primary: Bool = false) -> String {
+        "<p><a class=\"app\(primary ? " primary" : "")\" id=\"open-in-app\" href=\"\(HTMLText.escape(href))\">"
+            + "\(HTMLText.escape(label))</a></p>\n"
     }
 
     /// After an outcome the app is where the person goes next (sign in, ask for a new link).

@@ -14,6 +14,7 @@ struct LandingPageStyle: Sendable {
         button,.app{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;font:inherit;border-radius:.4rem;\
         border:0;background:#0b57d0;color:#fff;text-decoration:none;cursor:pointer}\
         .app{background:transparent;color:LinkText;text-decoration:underline;padding-left:0}\
+        .app.primary{background:#0b57d0;color:#fff;text-decoration:none;padding-left:1.2rem}\
         :focus-visible{outline:3px solid #e8710a;outline-offset:2px}\
         .hint{margin:.25rem 0 0;font-size:.9rem}\
         .problem{color:#b3261e;font-weight:600}

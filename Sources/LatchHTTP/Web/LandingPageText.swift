@@ -63,6 +63,25 @@ struct LandingPageText: Equatable {
             heading = "This link was replaced"
             message = "The password was changed since this link was sent, or a newer email replaced it. "
                 + "Ask for a new link if you still need to change your password."
+        case (.signIn, .ready):
+            heading = "Open the app on the device where you asked to sign in"
+            message = "This link works only on the device where you asked to sign in to \(productName). If that is "
+                + "not this device, type the code from the email in the \(productName) app on that device."
+        case (.signIn, .expired):
+            heading = "This link has expired"
+            message = "Sign-in links work for a limited time. Ask for a new sign-in email in the \(productName) app."
+        case (.signIn, .used):
+            heading = "This link has already been used"
+            message = "This sign-in link was used already. To sign in again, ask for a new sign-in email in the "
+                + "\(productName) app."
+        case (.signIn, .superseded):
+            heading = "This link was replaced"
+            message = "A newer sign-in email or a password change replaced this link. Use the newest email from "
+                + "\(productName), or ask for a new one in the app."
+        case (.signIn, .invalid):
+            heading = "This link is not valid"
+            message = "Check that you opened the whole link from the newest email, or ask for a new sign-in email in "
+                + "the \(productName) app."
         case (_, .alreadyConfirmed):
             heading = "Email address already confirmed"
             message = "This email address is confirmed already. You can sign in to \(productName)."

@@ -96,6 +96,21 @@ final class WebHarness: Sendable {
         return try mailedToken(.confirmEmail, to: email)
     }
 
+    /// Asks for a sign-in mail to `email` as an app instance does, and returns the mailed token and that instance's
+    /// secret (redeeming the token needs it). Through `AuthService`, as the flow behind `POST /v1/signin/email`.
+    func requestSignIn(_ email: String = "ada@example.com") throws -> (token: String, secret: String) {
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+        _ = try auth.requestEmailSignIn(email: email, binding: Self.base64URL(generator.digest(bytes: secret)),
+                                        ip: "203.0.113.9", userAgent: "Harness")
+        _ = try auth.resolveAllDeferredMail()
+        return (try mailedToken(.signIn, to: email), Self.base64URL(secret))
+    }
+
+    static func base64URL(_ bytes: Data) -> String {
+        bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     func mailedToken(_ kind: MailKind, to email: String) throws -> String {
         guard let link = store.mails.last(where: { $0.kind == kind && $0.recipient == email })?.deepLink,
               let token = URLComponents(url: link, resolvingAgainstBaseURL: false)?

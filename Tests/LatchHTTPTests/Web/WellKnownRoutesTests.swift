@@ -1,3 +1,4 @@
+import DeepLinkRouting
 import Foundation
 import HTTPServer
 import Testing
@@ -13,7 +14,23 @@ import Testing
         #expect(response.headers["Location"] == nil)
         #expect(response.text == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","#
             + #""ABCDE12345.com.example.beta"],"components":[{"/":"/confirmAuth"},{"/":"/resetPassword"},"#
-            + #"{"/":"/confirmEmailChange"},{"/":"/home/*"}]}]}}"#)
+            + #"{"/":"/confirmEmailChange"},{"/":"/signIn"},{"/":"/home/*"}]}]}}"#)
+    }
+
+    /// The app opens a mailed link only if the association claims its path: each token link's path as
+    /// DeepLinkRouting prints it is claimed, and is its landing page's. (Android's statement lists no paths: it lets
+    /// the app handle every URL of the host, and the app's manifest picks them.)
+    @Test func everyMailedTokenLinkIsClaimedAtThePathDeepLinkRoutingPrints() throws {
+        let printer = DeepLinkPrinter(configuration: DeepLinkConfiguration(
+            appScheme: "myapp", linkBase: try #require(URL(string: WebHarness.linkBase))))
+        let web = try WebHarness()
+        for flow in LandingFlow.allCases {
+            let path = printer.universalURL(for: flow.appLink(token: String(repeating: "T", count: 43))).path
+            #expect(path == flow.path, "\(flow)")
+            #expect(AppleAppSiteAssociation.paths.contains(path), "\(flow)")
+            #expect(web.router.routes.contains { $0.method == .get && $0.path == path }, "\(flow)")
+        }
+        #expect(AppleAppSiteAssociation.paths.contains("/signIn"))
     }
 
     @Test func assetLinksNameThePackageAndFingerprints() throws {
