@@ -53,7 +53,7 @@ import Testing
 
     @Test func tableHasOneRowPerAuthErrorCode() {
         let codes = Set(Self.rows.map(\.error.code))
-        #expect(codes.count == 15)
+        #expect(codes.count == 16)
     }
 
     @Test func weakPasswordCarriesItsReason() throws {

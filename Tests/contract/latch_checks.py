@@ -28,6 +28,7 @@ STATE_REFUSALS = {
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
     "confirmEmailChangePage": {400: "page"},
+    "signInPage": {400: "page"},
 }
 
 
