@@ -51,7 +51,7 @@ public final class SlowDripClients {
             let sent = withUnsafePointer(to: byte) { send(connections[index].socket, $0, 1, Int32(MSG_NOSIGNAL)) }
             if sent == 1 {
                 connections[index].sent += 1
-            } else if errno != EAGAIN, errno != EWOULDBLOCK {
+            } else if !Self.isTransient(errno) {
                 connections[index].closedAt = .now
             }
         }
@@ -75,10 +75,16 @@ public final class SlowDripClients {
         for index in polls.indices where polls[index].revents != 0 && connections[index].closedAt == nil {
             var buffer = [UInt8](repeating: 0, count: 512)
             let count = recv(polls[index].fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            if count == 0 || (count < 0 && !Self.isTransient(errno)) {
                 connections[index].closedAt = .now
             }
         }
+    }
+
+    /// An error that says nothing about the connection: nothing to send or read now, or a signal (the test process
+    /// has many children) interrupted the call. Only the others mean the server closed it.
+    private static func isTransient(_ code: Int32) -> Bool {
+        code == EAGAIN || code == EWOULDBLOCK || code == EINTR
     }
 
     public func closeAll() {

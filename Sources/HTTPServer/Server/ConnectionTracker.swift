@@ -90,12 +90,13 @@ final class ConnectionTracker: Sendable {
                 let (phase, since) = record.current
                 guard let missed = missedDeadline(phase, since: since, now: now) else { continue }
                 record.timedOut.store(true, ordering: .relaxed)
-                shutdown(record.socket, Int32(SHUT_RDWR))
+                // Counted before the shutdown: whoever sees the connection close then sees it counted.
                 if missed == .headers {
                     headerTimeouts.add(1, ordering: .relaxed)
                 } else {
                     bodyTimeouts.add(1, ordering: .relaxed)
                 }
+                shutdown(record.socket, Int32(SHUT_RDWR))
             }
         }
     }
