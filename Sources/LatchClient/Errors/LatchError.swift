@@ -36,6 +36,12 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailUnchanged
     /// `session_not_found`: no such session of this user (ended already, or never theirs).
     case sessionNotFound
+    /// `reauthentication_required`: changing the password or the address, or deleting the account, without the
+    /// password needs a re-authentication of this session within the last `maxAge` seconds (from the answer's
+    /// `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=…`; nil without one). Ask the
+    /// user to prove it is them (`reauthenticate(password:)`, or `requestReauthenticationCode()` then
+    /// `reauthenticate(emailCode:)`) and call again. The session stays: this is not a sign-out.
+    case reauthenticationRequired(maxAge: Int?)
 
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
     case rateLimited(retryAfter: Int?)
@@ -92,6 +98,7 @@ public enum LatchError: Error, Hashable, Sendable {
         case .emailTaken: "email_taken"
         case .emailUnchanged: "email_unchanged"
         case .sessionNotFound: "session_not_found"
+        case .reauthenticationRequired: "reauthentication_required"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
@@ -135,6 +142,7 @@ extension LatchError: CustomStringConvertible {
         case .weakPassword(let reason): "weak_password (\(reason?.rawValue ?? "unknown rule"))"
         case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds):
             seconds.map { "\(code) (retry after \($0) s)" } ?? code
+        case .reauthenticationRequired(let maxAge): maxAge.map { "\(code) (within \($0) s)" } ?? code
         case .invalidRequest(let message), .unknownCode(_, let message): "\(code): \(message)"
         case .invalidResponse(let detail), .network(let detail), .storage(let detail): "\(code): \(detail)"
         default: code

@@ -217,11 +217,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                                  body: body)
     }
 
-    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil)
-        -> TransportResponse {
+    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil,
+                      challenge: String? = nil) -> TransportResponse {
         var detail: [String: Any] = ["code": code, "message": "message for \(code)"]
         if let reason { detail["reason"] = reason }
-        return json(status, ["error": detail], headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+        var headers: [String: String] = [:]
+        if let retryAfter { headers["Retry-After"] = String(retryAfter) }
+        if let challenge { headers["WWW-Authenticate"] = challenge }
+        return json(status, ["error": detail], headers: headers)
     }
 
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
