@@ -109,6 +109,20 @@ public actor LatchClient {
         try persist { try $0.saveSession(current) }
     }
 
+    /// Puts a new access token of the session `used` in place (a re-authentication's): the refresh token, the user
+    /// and the auth state stay. A session that moved on meanwhile is left as it is: a refresh's token is as good (a
+    /// refresh keeps the proof, and a refused token is refreshed and retried anyway), and a session ended meanwhile
+    /// is not brought back (`notSignedIn`).
+    func replaceAccessToken(_ token: String, expiresAt: Date, of used: Session) throws(LatchError) {
+        guard let current = session else { throw .notSignedIn }
+        guard current.refreshToken == used.refreshToken else { return }
+        let new = Session(
+            accessToken: token, refreshToken: current.refreshToken, accessTokenExpiresAt: expiresAt,
+            refreshTokenExpiresAt: current.refreshTokenExpiresAt, user: current.user)
+        session = new
+        try persist { try $0.saveSession(new) }
+    }
+
     /// Forgets the session here (the device token stays) and reports `.signedOut` if there was one.
     ///
     /// A store that fails to clear is not reported: the session it keeps is over at the server, so the next

@@ -23,6 +23,17 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var scripted: [String: TransportResponse] = [:]
         var email = "ada@example.com"
         var deviceToken = "device-1"
+        /// The access token a re-authentication issued in place of `access-<generation>`; a refresh or a new
+        /// session replaces it.
+        var reauthenticatedAccessToken: String?
+        /// Until when the session may make privileged changes without the password; a refresh keeps it.
+        var reauthenticatedUntil: Date?
+        /// The code `POST /v1/reauthenticate/email` mailed last, until it is used.
+        var reauthenticationCode: String?
+        var reauthentications = 0
+
+        /// The one access token of the session the server accepts now.
+        var accessToken: String { reauthenticatedAccessToken ?? "access-\(generation)" }
     }
 
     static let userID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-00000000abcd") ?? UUID()
@@ -30,6 +41,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     static let otherSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000002") ?? UUID()
     /// The password the account-management calls accept.
     static let password = "correct horse battery staple"
+    /// What `POST /v1/reauthenticate/email` mails.
+    static let reauthenticationCode = "24681357"
+    /// How long a re-authentication lets privileged changes go without the password, as latchd's default.
+    static let privilegedMaxAge = 600
+    static let reauthenticationChallenge = #"Bearer error="insufficient_user_authentication", max_age=600"#
 
     let state = Mutex(State())
     let clock: TestClock
@@ -37,6 +53,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     let refreshGate = Gate(open: true)
     /// Bearer requests that will be refused (stale or expired token) wait here before they are answered.
     let refusalGate = Gate(open: true)
+    /// Re-authentications wait here after the server recorded them, before the answer goes out.
+    let reauthenticationGate = Gate(open: true)
 
     init(clock: TestClock) {
         self.clock = clock
@@ -92,12 +110,39 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 return TransportResponse(status: 204)
             }
         case ("POST", "/v1/password/change"):
-            let right = fields["current_password"] as? String == Self.password
-            return await bearer(request) { _ in
-                right ? self.json(200, ["status": "password_changed"]) : Self.error(401, "invalid_credentials")
+            if let refusal = Self.strict(fields, allowed: ["current_password", "new_password"], required: ["new_password"]) {
+                return refusal
+            }
+            let current = fields["current_password"] as? String
+            return await bearer(request) { state in
+                self.presence(password: current, state) ?? self.json(200, ["status": "password_changed"])
             }
         case ("POST", "/v1/email/change"):
-            return await bearer(request) { _ in self.json(202, ["status": "confirmation_sent"]) }
+            if let refusal = Self.strict(fields, allowed: ["new_email", "password"], required: ["new_email"]) {
+                return refusal
+            }
+            let password = fields["password"] as? String
+            return await bearer(request) { state in
+                self.presence(password: password, state) ?? self.json(202, ["status": "confirmation_sent"])
+            }
+        case ("POST", "/v1/reauthenticate"):
+            if let refusal = Self.strict(fields, allowed: ["password", "email_code"], required: []) { return refusal }
+            guard fields.count == 1 else { return Self.error(422, "invalid_request") }
+            let password = fields["password"] as? String
+            let code = fields["email_code"] as? String
+            let answer = await bearer(request) { state in
+                if let password, password != Self.password { return Self.error(401, "invalid_credentials") }
+                if let code, code != state.reauthenticationCode { return Self.error(400, "invalid_code") }
+                return self.reauthenticate()
+            }
+            if answer.isSuccess { await reauthenticationGate.pass() }
+            return answer
+        case ("POST", "/v1/reauthenticate/email"):
+            guard request.body == nil else { return Self.error(422, "invalid_request") }
+            return await bearer(request) { _ in
+                self.state.withLock { $0.reauthenticationCode = Self.reauthenticationCode }
+                return self.json(202, ["status": "code_sent"])
+            }
         case ("POST", "/v1/email/change/confirm"):
             switch fields["token"] as? String ?? fields["code"] as? String {
             case "change-token", "12345678":
@@ -128,9 +173,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 }
             }
         case ("DELETE", "/v1/me"):
-            let right = fields["password"] as? String == Self.password
-            return await bearer(request) { _ in
-                guard right else { return Self.error(401, "invalid_credentials") }
+            if let refusal = Self.strict(fields, allowed: ["password"], required: []) { return refusal }
+            let password = fields["password"] as? String
+            return await bearer(request) { state in
+                if let refusal = self.presence(password: password, state) { return refusal }
                 self.state.withLock { $0.revoked = true }
                 return TransportResponse(status: 204)
             }
@@ -143,6 +189,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             state.generation += 1
             state.revoked = false
             state.accessExpired = false
+            state.reauthenticatedAccessToken = nil
+            state.reauthenticatedUntil = nil
+            state.reauthenticationCode = nil
             return state.generation
         }
         var object = sessionObject(generation)
@@ -158,6 +207,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 state.generation += 1
                 state.accessExpired = false
                 state.signingKeyRevoked = false
+                state.reauthenticatedAccessToken = nil
                 return state.generation
             }
             if state.spentRefreshTokens.contains(token) { state.revoked = true; return -1 }
@@ -177,7 +227,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         -> TransportResponse {
         let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         func refusal(_ state: State) -> String? {
-            if state.revoked || token != "access-\(state.generation)" { return "invalid_session" }
+            if state.revoked || token != state.accessToken { return "invalid_session" }
             if state.signingKeyRevoked { return "invalid_token" }
             return state.accessExpired ? "session_expired" : nil
         }
@@ -185,6 +235,40 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         let (code, current) = state.withLock { (refusal($0), $0) }
         if let code { return Self.error(401, code) }
         return answer(current)
+    }
+
+    /// Records a re-authentication: a new access token of the same session (the refresh token stays), which
+    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`.
+    private func reauthenticate() -> TransportResponse {
+        let now = clock.now
+        let token = state.withLock { state in
+            state.reauthentications += 1
+            state.reauthenticatedAccessToken = "access-\(state.generation)-reauthenticated-\(state.reauthentications)"
+            state.reauthenticatedUntil = now + TimeInterval(Self.privilegedMaxAge)
+            state.reauthenticationCode = nil
+            state.accessExpired = false
+            return state.accessToken
+        }
+        return json(200, [
+            "access_token": token, "access_token_expires_at": Self.iso(now + 900),
+            "reauthenticated_until": Self.iso(now + TimeInterval(Self.privilegedMaxAge)),
+        ])
+    }
+
+    /// Proof of presence for a privileged change: the password when sent (a wrong one is `invalid_credentials`),
+    /// else a re-authentication within `privilegedMaxAge`; nil when it holds.
+    private func presence(password: String?, _ state: State) -> TransportResponse? {
+        if let password { return password == Self.password ? nil : Self.error(401, "invalid_credentials") }
+        if let until = state.reauthenticatedUntil, until > clock.now { return nil }
+        return Self.error(401, "reauthentication_required", challenge: Self.reauthenticationChallenge)
+    }
+
+    /// latchd's strict bodies: only the endpoint's keys, none null, the required ones present; else 422.
+    static func strict(_ fields: [String: Any], allowed: Set<String>, required: Set<String>) -> TransportResponse? {
+        let keys = Set(fields.keys)
+        guard keys.isSubset(of: allowed), required.isSubset(of: keys), !fields.values.contains(where: { $0 is NSNull })
+        else { return error(422, "invalid_request") }
+        return nil
     }
 
     // MARK: - JSON
