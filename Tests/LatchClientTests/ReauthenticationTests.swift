@@ -84,7 +84,9 @@ import Testing
         await #expect(throws: LatchError.reauthenticationRequired(maxAge: 600)) {
             try await harness.client.changePassword(new: "a brand new passphrase")
         }
-        await #expect(throws: LatchError.reauthenticationRequired(maxAge: 600)) { try await harness.client.deleteAccount() }
+        await #expect(throws: LatchError.reauthenticationRequired(maxAge: 600)) {
+            try await harness.client.deleteAccount()
+        }
         #expect(harness.store.loadSession() == harness.server.session(1), "not a sign-out")
         #expect(harness.server.count("/v1/token/refresh") == 0, "a 401 that is not about the token is not refreshed")
 
@@ -99,7 +101,9 @@ import Testing
                 == "Bearer access-1-reauthenticated-1")
 
         harness.clock.advance(by: 601)
-        await #expect(throws: LatchError.reauthenticationRequired(maxAge: 600)) { try await harness.client.deleteAccount() }
+        await #expect(throws: LatchError.reauthenticationRequired(maxAge: 600)) {
+            try await harness.client.deleteAccount()
+        }
         try await harness.client.requestReauthenticationCode()
         try await harness.client.reauthenticate(emailCode: FakeLatchServer.reauthenticationCode)
         try await harness.client.deleteAccount()

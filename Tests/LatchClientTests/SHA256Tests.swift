@@ -59,7 +59,8 @@ import Testing
         #expect(EmailSignInBinding.encoded(ascending) == "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
         #expect(EmailSignInBinding.binding(for: ascending) == "Yw3NKWbEM2aRElRIu7JbT_QSpJxzLbLIq8G4WBvXEN0")
         let high = Data((224..<256).map { UInt8($0) })
-        #expect(EmailSignInBinding.encoded(high) == "4OHi4-Tl5ufo6err7O3u7_Dx8vP09fb3-Pn6-_z9_v8", "- and _, not + and /")
+        #expect(EmailSignInBinding.encoded(high) == "4OHi4-Tl5ufo6err7O3u7_Dx8vP09fb3-Pn6-_z9_v8",
+                "- and _, not + and /")
         #expect(EmailSignInBinding.binding(for: high) == "lDLBp9ND_PrLFkvcRP9xwSgcAEiGscQoQZCI0GzTVho")
     }
 

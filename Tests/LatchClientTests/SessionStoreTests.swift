@@ -45,7 +45,8 @@ import Testing
             #expect(try store.loadPendingEmailSignIn() == nil)
             try store.clearPendingEmailSignIn()
             try store.savePendingEmailSignIn(Self.pending)
-            #expect(try store.loadPendingEmailSignIn() == Self.pending, "to the fraction of a second: \(type(of: store))")
+            #expect(try store.loadPendingEmailSignIn() == Self.pending,
+                    "to the fraction of a second: \(type(of: store))")
             try store.saveSession(Self.session)
             try store.clearSession()
             #expect(try store.loadPendingEmailSignIn() == Self.pending, "a sign-out leaves it")

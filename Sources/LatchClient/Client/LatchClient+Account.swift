@@ -51,6 +51,12 @@ extension LatchClient {
         // An unreadable device token only costs the lockout exemption; the sign-in itself still works.
         let deviceToken = try? store.loadDeviceToken()
         let answer = try await api.send(SignInRequest(email: Self.typed(email), password: password, deviceToken: deviceToken))
+        return try signedIn(answer, presented: deviceToken)
+    }
+
+    /// Makes a sign-in's answer the session, and keeps the device token it brought when it is not the one this
+    /// device had (`deviceToken`).
+    func signedIn(_ answer: SignInRequest.Response, presented deviceToken: String?) throws(LatchError) -> User {
         try adopt(answer.session)
         if let token = answer.deviceToken, token != deviceToken {
             try persist { try $0.saveDeviceToken(token) }

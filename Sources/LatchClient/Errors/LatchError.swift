@@ -57,6 +57,16 @@ public enum LatchError: Error, Hashable, Sendable {
     /// No session is stored (never signed in, signed out, or ended by one of the three above).
     case notSignedIn
 
+    // MARK: Sign-in by mail (the client's own: nothing was sent)
+
+    /// No sign-in by mail is pending here for this link or code: this app instance did not ask for the mail
+    /// (`requestEmailSignIn(email:)`; the mail may have been asked for on another device), asked for another
+    /// address since, asked more than `PendingEmailSignIn.lifetime` ago, or completed it already. Ask for a new mail.
+    case noPendingEmailSignIn
+    /// The URL given to `completeEmailSignIn(url:parser:)` is not a sign-in link the app's parser accepts (another
+    /// destination, or a link it refuses).
+    case notASignInLink
+
     // MARK: Requests the server refused as malformed (a client or version mismatch)
 
     /// `invalid_request`: a field is missing, too long or of the wrong type; the message names it.
@@ -99,6 +109,8 @@ public enum LatchError: Error, Hashable, Sendable {
         case .emailUnchanged: "email_unchanged"
         case .sessionNotFound: "session_not_found"
         case .reauthenticationRequired: "reauthentication_required"
+        case .noPendingEmailSignIn: "no_pending_email_sign_in"
+        case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"

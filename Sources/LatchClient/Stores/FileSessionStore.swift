@@ -1,8 +1,9 @@
 import Foundation
 
 /// Keeps the session (`session.json`), the device token (`device-token`) and the pending sign-in by mail
-/// (`pending-email-signin.json`) in a directory of their own, for Linux and command-line tools. The directory is made owner-only (0700) and each file is written owner-only
-/// (0600) to a temporary name and renamed over the old one, so a reader sees the old file or the new, never half.
+/// (`pending-email-signin.json`) in a directory of their own, for Linux and command-line tools. The directory is
+/// made owner-only (0700) and each file is written owner-only (0600) to a temporary name and renamed over the old
+/// one, so a reader sees the old file or the new, never half.
 public struct FileSessionStore: SessionStore {
     public let directory: URL
 

@@ -31,6 +31,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         /// The code `POST /v1/reauthenticate/email` mailed last, until it is used.
         var reauthenticationCode: String?
         var reauthentications = 0
+        /// Sign-in mails (FakeLatchServer+EmailSignIn.swift).
+        var signInMails: [SignInMail] = []
 
         /// The one access token of the session the server accepts now.
         var accessToken: String { reauthenticatedAccessToken ?? "access-\(generation)" }
@@ -55,6 +57,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     let refusalGate = Gate(open: true)
     /// Re-authentications wait here after the server recorded them, before the answer goes out.
     let reauthenticationGate = Gate(open: true)
+    /// Redemptions of sign-in mails wait here before they are answered.
+    let emailSignInGate = Gate(open: true)
 
     init(clock: TestClock) {
         self.clock = clock
@@ -95,6 +99,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
         case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
         case ("POST", "/v1/signin"): return newSession(withDevice: true)
+        case ("POST", "/v1/signin/email"): return requestEmailSignIn(fields)
+        case ("POST", "/v1/signin/email/verify"):
+            await emailSignInGate.pass()
+            return verifyEmailSignIn(fields)
         case ("POST", "/v1/confirm"):
             return fields["token"] as? String == "confirm-token" ? newSession(withDevice: false)
                 : Self.error(400, "invalid_token")
@@ -110,9 +118,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 return TransportResponse(status: 204)
             }
         case ("POST", "/v1/password/change"):
-            if let refusal = Self.strict(fields, allowed: ["current_password", "new_password"], required: ["new_password"]) {
-                return refusal
-            }
+            let keys: Set = ["current_password", "new_password"]
+            if let refusal = Self.strict(fields, allowed: keys, required: ["new_password"]) { return refusal }
             let current = fields["current_password"] as? String
             return await bearer(request) { state in
                 self.presence(password: current, state) ?? self.json(200, ["status": "password_changed"])
@@ -184,7 +191,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         }
     }
 
-    private func newSession(withDevice: Bool) -> TransportResponse {
+    func newSession(withDevice: Bool) -> TransportResponse {
         let generation = state.withLock { state in
             state.generation += 1
             state.revoked = false
@@ -293,7 +300,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
          "created_at": "2023-11-14T22:13:20Z"]
     }
 
-    private func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }
+    func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }
 
     static func json(_ status: Int, _ object: [String: Any], headers: [String: String] = [:]) -> TransportResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
