@@ -1,7 +1,9 @@
 import DeepLinkRouting
 import Foundation
 
-/// The app's client of a Latch server: sign-up, the mailed links, sign-in, the session and its refresh.
+/// The app's client of a Latch server: sign-up, the mailed links, sign-in (by password, or by mail:
+/// LatchClient+EmailSignIn.swift), re-authentication before privileged changes (LatchClient+Reauthentication.swift),
+/// the session and its refresh.
 ///
 /// ```swift
 /// let latch = LatchClient(baseURL: URL(string: "https://auth.example.com")!, store: KeychainSessionStore())

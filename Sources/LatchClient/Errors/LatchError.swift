@@ -13,9 +13,10 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailNotConfirmed
     /// `user_disabled`: an operator disabled the account. Ends the session when a session call meets it.
     case userDisabled
-    /// `invalid_token`: the link's token is unknown or meant for something else; on a call with the session, the
-    /// access token was refused as not Latch's (malformed, or signed by a key an operator revoked), which one
-    /// refresh mends: the client refreshes and retries once before it reports this.
+    /// `invalid_token`: the link's token is unknown or meant for something else (a sign-in link: or asked for by
+    /// another app instance, whose secret this one does not hold); on a call with the session, the access token
+    /// was refused as not Latch's (malformed, or signed by a key an operator revoked), which one refresh mends: the
+    /// client refreshes and retries once before it reports this.
     case invalidToken
     /// `token_expired`: the link is too old; ask for a new mail.
     case tokenExpired
@@ -72,7 +73,8 @@ public enum LatchError: Error, Hashable, Sendable {
     /// `invalid_request`: a field is missing, too long or of the wrong type; the message names it.
     case invalidRequest(message: String)
     /// `invalid_json`, `payload_too_large`, `unsupported_media_type`, `missing_token`, `not_found`,
-    /// `method_not_allowed`: the request did not reach an endpoint this client expects. The code says which.
+    /// `method_not_allowed`: the request did not reach an endpoint this client expects. The code says which;
+    /// `not_found` from `requestEmailSignIn(email:)` means the server does not offer sign-in by mail.
     case rejectedRequest(code: String)
 
     // MARK: The service
