@@ -29,9 +29,8 @@ extension FakeLatchServer {
         guard let email = fields["email"] as? String, email.contains("@") else {
             return Self.error(422, "invalid_email")
         }
-        guard let binding = fields["binding"] as? String, Self.decodeBase64URL(binding)?.count == 32 else {
-            return Self.error(400, "invalid_token")
-        }
+        guard let binding = fields["binding"] as? String, binding.count == 43,
+              Self.decodeBase64URL(binding)?.count == 32 else { return Self.error(422, "invalid_request") }
         let now = clock.now
         state.withLock { state in
             guard email.caseInsensitiveCompare(state.email) == .orderedSame else { return }  // no account: no mail
@@ -52,7 +51,8 @@ extension FakeLatchServer {
         let keys = Set(fields.keys)
         guard keys == ["token", "binding_secret"] || keys == ["email", "code", "binding_secret"],
               Self.strict(fields, allowed: keys, required: keys) == nil,
-              let secret = fields["binding_secret"] as? String else { return Self.error(422, "invalid_request") }
+              let secret = fields["binding_secret"] as? String, secret.count == 43
+        else { return Self.error(422, "invalid_request") }
         let presented = Self.decodeBase64URL(secret).map(EmailSignInBinding.binding(for:))
         let now = clock.now
         let refusal: TransportResponse? = state.withLock { state in
