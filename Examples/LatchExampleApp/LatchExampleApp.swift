@@ -2,8 +2,9 @@
 // target: copy this file into an app target that depends on both library products, register the `myapp` URL
 // scheme and the associated domain `applinks:links.example.com`, and point `serverURL` at your latchd.
 //
-// LatchClient does the talking (requests, Keychain, refresh, the confirm link); NavigationModel follows its auth
-// state, so no view tells the navigation that the user signed in or out.
+// LatchClient does the talking (requests, Keychain, refresh, the mailed links, sign-in by mail and its pending
+// secret, re-authentication); NavigationModel follows its auth state, so no view tells the navigation that the
+// user signed in or out.
 //
 // One file on purpose, so it can be copied whole; in a real app each view gets its own file.
 #if canImport(SwiftUI)
@@ -38,7 +39,8 @@ struct LatchExampleApp: App {
     var body: some Scene {
         WindowGroup {
             InitialView(navigation: navigation, latch: latch)
-                // Custom-scheme links and universal links both arrive here; a confirm link's screen completes it.
+                // Custom-scheme links and universal links both arrive here; a confirm or sign-in link's screen
+                // completes it.
                 .onOpenURL { url in navigation.open(url: url) }
                 // Launching until the Keychain's session is read, then every sign-in and sign-out, including a
                 // session the server ended (revoked, expired, signed out elsewhere).
@@ -104,6 +106,10 @@ struct DestinationView: View {
         case .confirmAuth, .confirmEmailChange:
             // Both are completed by `latch.handle`: a confirmation signs in, a change of address updates the user.
             ConfirmView(link: link, latch: latch)
+        case .signIn:
+            // The sign-in mail's link: its screen completes it with the secret this device kept, or says why not
+            // and offers a new mail.
+            EmailSignInView(latch: latch, link: link)
         case .resetPassword(let token):
             ResetPasswordView(token: token, navigation: navigation, latch: latch)
         }
@@ -128,26 +134,33 @@ struct ProfileView: View {
     @State private var newPassword = ""
     @State private var newEmail = ""
     @State private var message: String?
+    /// The change the server refused for want of a recent re-authentication, tried again once the user proved it
+    /// is them.
+    @State private var awaitingProof: PrivilegedChange?
 
     var body: some View {
         Form {
             Text(email)
             if let message { Text(message) }
-            // Every change asks for the current password: the server refuses a session alone.
+            // A session alone may not make these changes: each takes the current password, or none right after
+            // the user confirmed it is them (`ReauthenticationView`, shown when the server asks for it).
             Section("Password") {
+                // Leave it empty to confirm it's you another way; an account that only ever signed in by mail has
+                // none, and sets its first password so.
                 SecureField("Current password", text: $currentPassword)
                 SecureField("New password", text: $newPassword)
                 Button("Change password") {
-                    run("Password changed; your other devices were signed out.") {
-                        try await latch.changePassword(current: currentPassword, new: newPassword)
+                    let current = currentPassword.isEmpty ? nil : currentPassword
+                    run("Password changed; your other devices were signed out.") { () async throws(LatchError) in
+                        try await latch.changePassword(current: current, new: newPassword)
                     }
                 }
             }
             Section("Email address") {
                 TextField("New email address", text: $newEmail)
                 Button("Change email address") {
-                    run("Open the link we mailed to \(newEmail) to finish.") {
-                        try await latch.changeEmail(to: newEmail, password: currentPassword)
+                    run("Open the link we mailed to \(newEmail) to finish.") { () async throws(LatchError) in
+                        try await latch.changeEmail(to: newEmail)
                     }
                 }
             }
@@ -156,20 +169,31 @@ struct ProfileView: View {
                     HStack {
                         Text(session.userAgent ?? "Unknown device") + Text(session.current ? " (this device)" : "")
                         Spacer()
-                        Button("Sign out") { run(nil) { try await latch.revokeSession(session) } }
+                        Button("Sign out") {
+                            run(nil) { () async throws(LatchError) in try await latch.revokeSession(session) }
+                        }
                     }
                 }
-                Button("Sign out everywhere else") { run(nil) { try await latch.signOut(scope: .others) } }
+                Button("Sign out everywhere else") {
+                    run(nil) { () async throws(LatchError) in try await latch.signOut(scope: .others) }
+                }
             }
             // Ends the session here and at the server; the navigation follows (the stack empties).
             Button("Sign out") { Task { try? await latch.signOut() } }
+            // Signs out when done; the navigation follows.
             Button("Delete account", role: .destructive) {
-                run(nil) { try await latch.deleteAccount(password: currentPassword) }
+                run(nil) { () async throws(LatchError) in try await latch.deleteAccount() }
             }
         }
         .navigationTitle("Profile")
         // Refreshed transparently if the access token expired meanwhile.
         .task { await reload() }
+        .sheet(item: $awaitingProof) { change in
+            ReauthenticationView(latch: latch) {
+                awaitingProof = nil
+                run(change.success, change.action)
+            }
+        }
     }
 
     private func reload() async {
@@ -177,15 +201,90 @@ struct ProfileView: View {
         sessions = (try? await latch.sessions()) ?? []
     }
 
+    /// Runs a change and says how it went. The closures spell out `throws(LatchError)`: Swift 6 infers `any Error`
+    /// for a closure's throws from its body, whatever the parameter's type.
     private func run(_ success: String?, _ action: @escaping () async throws(LatchError) -> Void) {
         Task {
             do throws(LatchError) {
                 try await action()
                 message = success
+            } catch LatchError.reauthenticationRequired {
+                // No password given and no recent proof: ask for one, then try the same change again.
+                awaitingProof = PrivilegedChange(success: success, action: action)
             } catch {
                 message = ErrorText.message(for: error)
             }
             await reload()
+        }
+    }
+}
+
+/// A change waiting for the user to prove it is them.
+struct PrivilegedChange: Identifiable {
+    let id = UUID()
+    let success: String?
+    let action: () async throws(LatchError) -> Void
+}
+
+/// "Confirm it's you": the password, or a code mailed to the account's address (an account signed in by mail has
+/// no password; a user may have forgotten it). The client puts the new access token it brings in place; changes
+/// then need no password for a while (`max_age`, 10 minutes by default).
+struct ReauthenticationView: View {
+    let latch: LatchClient
+    let onConfirmed: () -> Void
+    @State private var password = ""
+    @State private var code = ""
+    @State private var codeSent = false
+    @State private var problem: String?
+
+    var body: some View {
+        NavigationStack {
+            Form {
+                Section("With your password") {
+                    SecureField("Password", text: $password)
+                    Button("Confirm") { confirm(.password(password)) }
+                }
+                Section("Or with a code we email you") {
+                    if codeSent {
+                        TextField("8-digit code", text: $code)
+                            .textContentType(.oneTimeCode)
+                            .keyboardType(.numberPad)
+                        Button("Confirm with the code") { confirm(.emailCode(code)) }
+                    }
+                    Button(codeSent ? "Send another code" : "Email me a code") {
+                        Task {
+                            do throws(LatchError) {
+                                try await latch.requestReauthenticationCode()
+                                codeSent = true
+                            } catch {
+                                problem = ErrorText.message(for: error)
+                            }
+                        }
+                    }
+                }
+                if let problem { Text(problem).foregroundStyle(.red) }
+            }
+            .navigationTitle("Confirm it's you")
+        }
+    }
+
+    private enum Proof {
+        case password(String)
+        case emailCode(String)
+    }
+
+    private func confirm(_ proof: Proof) {
+        Task {
+            do throws(LatchError) {
+                // Returns until when changes need no password; the app just tries the change again now.
+                switch proof {
+                case .password(let password): try await latch.reauthenticate(password: password)
+                case .emailCode(let code): try await latch.reauthenticate(emailCode: code)
+                }
+                onConfirmed()
+            } catch {
+                problem = ErrorText.message(for: error)
+            }
         }
     }
 }
@@ -196,6 +295,7 @@ struct SignInView: View {
     @State private var email = ""
     @State private var password = ""
     @State private var problem: String?
+    @State private var signsInByMail = false
 
     var body: some View {
         Form {
@@ -224,8 +324,90 @@ struct SignInView: View {
                 }
             }
             Button("Forgot password") { Task { try? await latch.forgotPassword(email: email) } }
+            Button("Sign in with a link instead") { signsInByMail = true }
         }
         .navigationTitle("Sign in")
+        .navigationDestination(isPresented: $signsInByMail) { EmailSignInView(latch: latch, email: email) }
+        // A link opened meanwhile (the sign-in mail's, say) replaces the stack: its screen takes over.
+        .onChange(of: navigation.path) { signsInByMail = false }
+        // After a relaunch with a sign-in by mail still pending, back to its screen (the code field), unless a
+        // link the app was opened with shows already.
+        .task { if await latch.pendingEmailSignInAddress != nil, navigation.path.isEmpty { signsInByMail = true } }
+    }
+}
+
+/// Sign-in without a password. The mail brings a link and a code, which work only with the secret the client
+/// kept on this device when it asked (for 15 minutes): the link opened here lands on this screen (`.signIn`) and
+/// completes; the code is for a mail read elsewhere, typed here.
+struct EmailSignInView: View {
+    let latch: LatchClient
+    /// The `.signIn` link the app was opened with, if that is how this screen was reached.
+    var link: AppDeepLink?
+    @State var email = ""
+    @State private var code = ""
+    @State private var sentTo: String?
+    @State private var completing = false
+    @State private var problem: String?
+
+    var body: some View {
+        Form {
+            if completing { Text("Signing you in…") }
+            TextField("Email", text: $email)
+                .textContentType(.emailAddress)
+                .keyboardType(.emailAddress)
+                .textInputAutocapitalization(.never)
+            Button(sentTo == nil ? "Email me a sign-in link" : "Send it again") {
+                Task {
+                    do throws(LatchError) {
+                        // The same answer whether or not the address has an account; a second tap reuses the
+                        // first one's secret, so the mail already on its way still works.
+                        try await latch.requestEmailSignIn(email: email)
+                        sentTo = email
+                        problem = nil
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
+                }
+            }
+            if let sentTo {
+                Section {
+                    Text("If \(sentTo) has an account, we sent it a link. Open it on this device, or type the code "
+                        + "from the mail here.")
+                    TextField("8-digit code", text: $code)
+                        .textContentType(.oneTimeCode)
+                        .keyboardType(.numberPad)
+                    Button("Sign in with the code") {
+                        Task {
+                            do throws(LatchError) {
+                                // Signs in: the navigation follows the client's auth state home.
+                                try await latch.completeEmailSignIn(email: sentTo, code: code)
+                            } catch {
+                                problem = ErrorText.message(for: error)
+                            }
+                        }
+                    }
+                }
+            }
+            if let problem { Text(problem).foregroundStyle(.red) }
+        }
+        .navigationTitle("Sign in with a link")
+        .task {
+            // The client keeps the pending attempt across launches: show its address and the code field again.
+            if let pending = await latch.pendingEmailSignInAddress {
+                email = pending
+                sentTo = pending
+            }
+            guard let link else { return }
+            completing = true
+            do throws(LatchError) {
+                // POST /v1/signin/email/verify with the link's token and this device's secret; on success the
+                // navigation goes home (or to the link that waited for the sign-in).
+                try await latch.handle(DeepLinkRoute(link))
+            } catch {
+                problem = ErrorText.message(for: error)
+            }
+            completing = false
+        }
     }
 }
 
@@ -322,6 +504,11 @@ enum ErrorText {
             "This link no longer works; ask for a new mail."
         case .alreadyConfirmed: "Your address is confirmed already; sign in."
         case .invalidCode: "That code does not work. Check the newest mail, or send it again."
+        case .noPendingEmailSignIn:
+            "This sign-in was asked for on another device or too long ago. Ask for a new mail here."
+        case .notASignInLink: "That is not a sign-in link."
+        case .rejectedRequest(code: "not_found"): "This server does not offer that."
+        case .reauthenticationRequired: "Confirm it's you first."
         case .emailTaken: "Another account uses that address now; nothing was changed."
         case .emailUnchanged: "That is your address already."
         case .sessionNotFound: "That device is signed out already."

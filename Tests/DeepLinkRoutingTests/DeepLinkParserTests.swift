@@ -21,6 +21,22 @@ import Testing
         #expect(route.requiresAuth == false)
     }
 
+    /// The sign-in mail's link. Its name is matched case-insensitively: in the custom scheme it is the host,
+    /// which some platforms lowercase.
+    @Test(arguments: ["myapp://signIn?token=T", "https://links.example.com/signIn?token=T", "myapp://signin?token=T",
+                      "MYAPP://SIGNIN?token=T", "https://LINKS.example.com/SignIn?token=T",
+                      "https://links.old-example.com/signIn?token=T"])
+    func readsTheTokenOutOfSignInLinks(link: String) {
+        #expect(parser.parse(link) == .recognized(DeepLinkRoute(.signIn(token: "T"))))
+        #expect(parser.parse(link).link?.token == "T")
+        #expect(parser.parse(link).route?.requiresAuth == false)
+    }
+
+    @Test func keepsTheCaseOfSignInTokens() {
+        let result = parser.parse(Fixtures.url("myapp://signin?token=\(Fixtures.token)"))
+        #expect(result.link == .signIn(token: Fixtures.token), "only the destination's name folds case")
+    }
+
     @Test(arguments: ["myapp://home/profile", "https://links.example.com/home/profile", "myapp:home/profile",
                       "myapp:///home/profile", "MYAPP://HOME/Profile", "https://LINKS.example.com:443/home/profile/"])
     func foldsTheHostIntoThePathAndWalksIt(link: String) {
@@ -80,6 +96,13 @@ import Testing
         ("myapp://home/home", .misplacedDestination("home")),
         ("myapp://home/confirmAuth?token=T", .misplacedDestination("confirmAuth")),
         ("myapp://confirmAuth/profile?token=T", .misplacedDestination("confirmAuth")),
+        ("myapp://signIn", .missingParameter("token")),
+        ("https://links.example.com/signIn?token=", .missingParameter("token")),
+        ("myapp://signIn?token=A&token=B", .duplicateParameter("token")),
+        ("myapp://signIn?token=T&email=a", .unexpectedParameter("email")),
+        ("myapp://home/signIn?token=T", .misplacedDestination("signIn")),
+        ("myapp://signIn/profile?token=T", .misplacedDestination("signIn")),
+        ("https://evil.example.com/signIn?token=T", .unknownHost("evil.example.com")),
         ("myapp://", .missingDestination),
         ("https://links.example.com/", .missingDestination),
         ("https://evil.example.com/confirmAuth?token=T", .unknownHost("evil.example.com")),

@@ -10,6 +10,7 @@ import Testing
         (.resetPassword(token: "T"), "https://links.example.com/resetPassword?token=T", "myapp://resetPassword?token=T"),
         (.confirmEmailChange(token: "T"), "https://links.example.com/confirmEmailChange?token=T",
          "myapp://confirmEmailChange?token=T"),
+        (.signIn(token: "T"), "https://links.example.com/signIn?token=T", "myapp://signIn?token=T"),
         (.home, "https://links.example.com/home", "myapp://home"),
         (.profile, "https://links.example.com/home/profile", "myapp://home/profile"),
         (.itemList, "https://links.example.com/home/items", "myapp://home/items"),

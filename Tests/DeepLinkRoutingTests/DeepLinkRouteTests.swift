@@ -11,8 +11,10 @@ import Testing
         #expect(!AppDeepLink.confirmAuth(token: "T").requiresAuth)
         #expect(!AppDeepLink.resetPassword(token: "T").requiresAuth)
         #expect(!AppDeepLink.confirmEmailChange(token: "T").requiresAuth)
+        #expect(!AppDeepLink.signIn(token: "T").requiresAuth, "it is how a signed-out user signs in")
         #expect(DeepLinkRoute(.home).requiresAuth)
         #expect(!DeepLinkRoute(.confirmAuth(token: "T")).requiresAuth)
+        #expect(!DeepLinkRoute(.signIn(token: "T")).requiresAuth)
     }
 
     @Test func walksInsertMissingParentsOnly() {
@@ -25,6 +27,9 @@ import Testing
         #expect(DeepLinkRoute(walk: [.confirmAuth(token: "T")]) != nil)
         #expect(DeepLinkRoute(walk: [.home, .confirmAuth(token: "T")]) == nil)
         #expect(DeepLinkRoute(walk: [.profile, .resetPassword(token: "T")]) == nil)
+        #expect(DeepLinkRoute(walk: [.signIn(token: "T")])?.path == [.signIn(token: "T")])
+        #expect(DeepLinkRoute(walk: [.home, .signIn(token: "T")]) == nil)
+        #expect(AppDeepLink.signIn(token: "T").carriesSecret && AppDeepLink.signIn(token: "T").token == "T")
         #expect(DeepLinkRoute(walk: [.profile, .home]) == nil)
     }
 

@@ -24,6 +24,7 @@ import Testing
         ("myapp://confirmAuth?token=T", AppDeepLink.confirmAuth(token: "T")),
         ("https://links.example.com/resetPassword?token=T", .resetPassword(token: "T")),
         ("https://links.example.com/confirmEmailChange?token=T", .confirmEmailChange(token: "T")),
+        ("https://links.example.com/signIn?token=T", .signIn(token: "T")),
     ])
     func tokenLinksOpenWhileSignedOut(link: String, screen: AppDeepLink) {
         var state = state(.loggedOut)

@@ -28,12 +28,16 @@ import Testing
     static let confirm = AppDeepLink.confirmAuth(token: token)
     static let reset = AppDeepLink.resetPassword(token: token)
     static let emailChange = AppDeepLink.confirmEmailChange(token: token)
+    static let signIn = AppDeepLink.signIn(token: token)
 
     @Test func tokenLinks() {
         Self.expectNoToken(Self.confirm)
         Self.expectNoToken(Self.reset)
         Self.expectNoToken(Self.emailChange)
+        Self.expectNoToken(Self.signIn)
         #expect(String(describing: Self.emailChange) == "confirmEmailChange(token: <redacted>)")
+        #expect(String(describing: Self.signIn) == "signIn(token: <redacted>)")
+        #expect(String(reflecting: Self.signIn) == "AppDeepLink.signIn(token: <redacted>)")
         #expect(String(describing: Self.confirm) == "confirmAuth(token: <redacted>)")
         #expect(String(reflecting: Self.reset) == "AppDeepLink.resetPassword(token: <redacted>)")
     }
@@ -49,11 +53,12 @@ import Testing
     @Test func routes() {
         Self.expectNoToken(DeepLinkRoute(Self.confirm))
         Self.expectNoToken(DeepLinkRoute(Self.reset))
+        Self.expectNoToken(DeepLinkRoute(Self.signIn))
         #expect(String(describing: DeepLinkRoute(.itemDetail(id: "7"))) == #"DeepLinkRoute(path: [itemList, itemDetail(id: "7")])"#)
     }
 
     @Test func parseResults() throws {
-        for link in [Self.confirm, Self.reset] {
+        for link in [Self.confirm, Self.reset, Self.signIn] {
             for url in [Fixtures.printer.universalURL(for: link), Fixtures.printer.customSchemeURL(for: link)] {
                 #expect(url.absoluteString.contains(Self.token), "the printer still puts the token in the link")
                 let result = Fixtures.parser.parse(url)
@@ -113,6 +118,12 @@ import Testing
         launching.open(url: Fixtures.printer.customSchemeURL(for: Self.confirm))
         #expect(launching.pendingRoute == DeepLinkRoute(Self.confirm))
         Self.expectNoToken(launching)
+
+        var signingIn = NavigationState(parser: Fixtures.parser)
+        signingIn.authStateDetermined(signedIn: false)
+        signingIn.open(url: Fixtures.printer.universalURL(for: Self.signIn))
+        #expect(signingIn.path == [Self.signIn])
+        Self.expectNoToken(signingIn)
     }
 
     @Test func equalityAndCodableStillSeeTheToken() throws {

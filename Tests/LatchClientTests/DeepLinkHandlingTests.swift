@@ -54,6 +54,20 @@ import Testing
         #expect(harness.server.allRequests.isEmpty)
     }
 
+    @Test func aSignInLinkCompletesTheSignInByMailAskedForOnThisDevice() async throws {
+        let harness = Harness(signedIn: false)
+        let link = try route("myapp://signIn?token=signin-token-1")
+        await #expect(throws: LatchError.noPendingEmailSignIn, "not asked for here") {
+            try await harness.client.handle(link)
+        }
+
+        try await harness.client.requestEmailSignIn(email: "ada@example.com")
+        let outcome = try await harness.client.handle(link)
+        #expect(outcome == .signedIn(harness.server.user(email: "ada@example.com")))
+        #expect(await harness.client.currentUser?.email == "ada@example.com")
+        #expect(String(describing: outcome) == "signedIn(ada@example.com)")
+    }
+
     @Test(arguments: ["myapp://home", "myapp://home/profile", "https://links.example.com/home/items/item/7"])
     func otherLinksNeedNothingFromTheClient(link: String) async throws {
         let harness = Harness()

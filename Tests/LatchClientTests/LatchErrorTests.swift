@@ -33,6 +33,7 @@ import Testing
         (401, "invalid_session", nil, nil, .invalidSession),
         (401, "session_expired", nil, nil, .sessionExpired),
         (401, "refresh_token_reused", nil, nil, .refreshTokenReused),
+        (401, "reauthentication_required", nil, nil, .reauthenticationRequired(maxAge: nil)),
         (422, "invalid_request", nil, nil, .invalidRequest(message: "message for invalid_request")),
         (400, "invalid_json", nil, nil, .rejectedRequest(code: "invalid_json")),
         (413, "payload_too_large", nil, nil, .rejectedRequest(code: "payload_too_large")),
@@ -60,6 +61,33 @@ import Testing
                 || (["not_ready", "shutting_down"].contains(code) && error == .serviceUnavailable(retryAfter: nil)),
                     "\(code) reads back as \(error.code)")
         }
+    }
+
+    @Test(arguments: [
+        (#"Bearer error="insufficient_user_authentication", max_age=600"#, 600),
+        (#"Bearer error="insufficient_user_authentication", error_description="Sign in again, \"please\"", "#
+            + #"max_age="300""#, 300),
+        (#"bearer max_age = 5 ,error="insufficient_user_authentication""#, 5),
+        (#"Bearer error="insufficient_user_authentication""#, nil),
+        (#"Bearer error="insufficient_user_authentication", error_description="not max_age=9""#, nil),
+        ("Bearer max_age=-1", nil),
+        ("Bearer max_age=soon", nil),
+        (#"Bearer max_age="600"#, nil),
+        ("Basic max_age=600", nil),
+        ("Bearer", nil),
+        ("", nil),
+    ] as [(String, Int?)])
+    func reauthenticationRequiredReadsMaxAgeFromTheChallenge(challenge: String, maxAge: Int?) async {
+        let error = await thrown(by: FakeLatchServer.error(401, "reauthentication_required", challenge: challenge))
+        #expect(error == .reauthenticationRequired(maxAge: maxAge))
+        #expect(error?.endsSession == false)
+        #expect(error?.code == "reauthentication_required")
+    }
+
+    @Test func reauthenticationRequiredSaysItsMaxAge() {
+        #expect(String(describing: LatchError.reauthenticationRequired(maxAge: 600))
+                == "reauthentication_required (within 600 s)")
+        #expect(String(describing: LatchError.reauthenticationRequired(maxAge: nil)) == "reauthentication_required")
     }
 
     @Test func anAnswerThatIsNotTheAPIsIsAnInvalidResponse() async {

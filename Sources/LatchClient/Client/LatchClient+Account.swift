@@ -51,6 +51,12 @@ extension LatchClient {
         // An unreadable device token only costs the lockout exemption; the sign-in itself still works.
         let deviceToken = try? store.loadDeviceToken()
         let answer = try await api.send(SignInRequest(email: Self.typed(email), password: password, deviceToken: deviceToken))
+        return try signedIn(answer, presented: deviceToken)
+    }
+
+    /// Makes a sign-in's answer the session, and keeps the device token it brought when it is not the one this
+    /// device had (`deviceToken`).
+    func signedIn(_ answer: SignInRequest.Response, presented deviceToken: String?) throws(LatchError) -> User {
         try adopt(answer.session)
         if let token = answer.deviceToken, token != deviceToken {
             try persist { try $0.saveDeviceToken(token) }
@@ -118,19 +124,27 @@ extension LatchClient {
     }
 
     // MARK: - Account management
+    //
+    // Changing the password or the address and deleting the account need proof that the user is present: the
+    // password in the call, or without it a re-authentication of this session shortly before
+    // (LatchClient+Reauthentication.swift). Without either they throw `reauthenticationRequired(maxAge:)`.
 
-    /// Changes the password, given the current one. This device stays signed in; every other session of the
-    /// user ends, and every link mailed before is void.
-    /// - Throws: `invalidCredentials` (wrong current password), `weakPassword`, `rateLimited`, `notSignedIn`.
-    public func changePassword(current: String, new: String) async throws(LatchError) {
+    /// Changes the password. This device stays signed in; every other session of the user ends, and every link
+    /// mailed before is void. `current` may be left out after a re-authentication, and must be for an account
+    /// without a password (signed in by mail only), which gets one this way.
+    /// - Throws: `invalidCredentials` (wrong current password), `reauthenticationRequired` (no `current` and no
+    ///   recent re-authentication), `weakPassword`, `rateLimited`, `notSignedIn`.
+    public func changePassword(current: String? = nil, new: String) async throws(LatchError) {
         _ = try await authorized(ChangePasswordRequest(currentPassword: current, newPassword: new))
     }
 
-    /// Asks to move the account to `newEmail`, given the password. Nothing changes until the link (or code)
-    /// mailed to the new address is used; the current address is told. The answer is the same when another
-    /// account has `newEmail` (that mailbox is told instead), so this cannot tell who is registered.
-    /// - Throws: `invalidCredentials`, `invalidEmail`, `emailUnchanged`, `rateLimited`, `notSignedIn`.
-    public func changeEmail(to newEmail: String, password: String) async throws(LatchError) {
+    /// Asks to move the account to `newEmail`, given the password or after a re-authentication. Nothing changes
+    /// until the link (or code) mailed to the new address is used; the current address is told. The answer is
+    /// the same when another account has `newEmail` (that mailbox is told instead), so this cannot tell who is
+    /// registered.
+    /// - Throws: `invalidCredentials`, `reauthenticationRequired`, `invalidEmail`, `emailUnchanged`, `rateLimited`,
+    ///   `notSignedIn`.
+    public func changeEmail(to newEmail: String, password: String? = nil) async throws(LatchError) {
         _ = try await authorized(ChangeEmailRequest(newEmail: Self.typed(newEmail), password: password))
     }
 
@@ -166,10 +180,10 @@ extension LatchClient {
         if listed.current { endSession() }
     }
 
-    /// Deletes the account for good, given the password (app stores require apps to offer this). The server
-    /// forgets the address and mails a last notice; this device is signed out.
-    /// - Throws: `invalidCredentials`, `rateLimited`, `notSignedIn`.
-    public func deleteAccount(password: String) async throws(LatchError) {
+    /// Deletes the account for good, given the password or after a re-authentication (app stores require apps to
+    /// offer this). The server forgets the address and mails a last notice; this device is signed out.
+    /// - Throws: `invalidCredentials`, `reauthenticationRequired`, `rateLimited`, `notSignedIn`.
+    public func deleteAccount(password: String? = nil) async throws(LatchError) {
         _ = try await authorized(DeleteAccountRequest(password: password))
         endSession()
     }

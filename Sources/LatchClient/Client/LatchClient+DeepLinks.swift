@@ -2,8 +2,9 @@ import DeepLinkRouting
 
 extension LatchClient {
     /// Completes what an auth link asks for: a `confirmAuth` link is confirmed (and the user signed in, which
-    /// `authStateChanges()` reports); a `resetPassword` link hands its token back for the new-password screen; a
-    /// `confirmEmailChange` link makes the new address the account's. Other routes need nothing from the client.
+    /// `authStateChanges()` reports); a `signIn` link completes the sign-in by mail pending on this device (and
+    /// signs in); a `resetPassword` link hands its token back for the new-password screen; a `confirmEmailChange`
+    /// link makes the new address the account's. Other routes need nothing from the client.
     ///
     /// ```swift
     /// .onOpenURL { url in
@@ -11,7 +12,8 @@ extension LatchClient {
     ///     if let route = parser.parse(url).route { Task { try await latch.handle(route) } }
     /// }
     /// ```
-    /// - Throws: what `confirm(token:)` throws.
+    /// - Throws: what `confirm(token:)`, `completeEmailSignIn(token:)` (`noPendingEmailSignIn` when the mail was
+    ///   not asked for here, or too long ago) and `confirmEmailChange(token:)` throw.
     @discardableResult
     public func handle(_ route: DeepLinkRoute) async throws(LatchError) -> AuthLinkOutcome {
         switch route.link {
@@ -21,7 +23,9 @@ extension LatchClient {
             .resetPassword(token: token)
         case .confirmEmailChange(let token):
             .emailChanged(try await confirmEmailChange(token: token))
-        case .home, .profile, .itemList, .itemDetail, .signIn:
+        case .signIn(let token):
+            .signedIn(try await completeEmailSignIn(token: token))
+        case .home, .profile, .itemList, .itemDetail:
             .notAnAuthLink
         }
     }

@@ -27,12 +27,18 @@ extension LatchClient {
     /// Sends a bearer request: with a token refreshed ahead of expiry, and once more after a refresh if the
     /// server refuses the token.
     func authorized<Request: APIRequest>(_ request: Request) async throws(LatchError) -> Request.Response {
+        try await authorizedAnswer(request).response
+    }
+
+    /// `authorized`, with the session whose access token the request went out with.
+    func authorizedAnswer<Request: APIRequest>(_ request: Request) async throws(LatchError)
+        -> (response: Request.Response, session: Session) {
         let used = try await usableSession()
         do throws(LatchError) {
-            return try await send(request, with: used, isRetry: false)
+            return (try await send(request, with: used, isRetry: false), used)
         } catch let error where error.rejectsAccessToken {
             let fresh = try await refreshed(replacing: used)
-            return try await send(request, with: fresh, isRetry: true)
+            return (try await send(request, with: fresh, isRetry: true), fresh)
         }
     }
 

@@ -1,7 +1,9 @@
 import DeepLinkRouting
 import Foundation
 
-/// The app's client of a Latch server: sign-up, the mailed links, sign-in, the session and its refresh.
+/// The app's client of a Latch server: sign-up, the mailed links, sign-in (by password, or by mail:
+/// LatchClient+EmailSignIn.swift), re-authentication before privileged changes (LatchClient+Reauthentication.swift),
+/// the session and its refresh.
 ///
 /// ```swift
 /// let latch = LatchClient(baseURL: URL(string: "https://auth.example.com")!, store: KeychainSessionStore())
@@ -107,6 +109,20 @@ public actor LatchClient {
         session = current
         publish(.signedIn(user))
         try persist { try $0.saveSession(current) }
+    }
+
+    /// Puts a new access token of the session `used` in place (a re-authentication's): the refresh token, the user
+    /// and the auth state stay. A session that moved on meanwhile is left as it is: a refresh's token is as good (a
+    /// refresh keeps the proof, and a refused token is refreshed and retried anyway), and a session ended meanwhile
+    /// is not brought back (`notSignedIn`).
+    func replaceAccessToken(_ token: String, expiresAt: Date, of used: Session) throws(LatchError) {
+        guard let current = session else { throw .notSignedIn }
+        guard current.refreshToken == used.refreshToken else { return }
+        let new = Session(
+            accessToken: token, refreshToken: current.refreshToken, accessTokenExpiresAt: expiresAt,
+            refreshTokenExpiresAt: current.refreshTokenExpiresAt, user: current.user)
+        session = new
+        try persist { try $0.saveSession(new) }
     }
 
     /// Forgets the session here (the device token stays) and reports `.signedOut` if there was one.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads a refusal, `{"error":{"code","message","reason"?}}` with `Retry-After` on 429 and 503, into a
-/// `LatchError`. The one place where the API's codes become cases; statuses are not looked at when a code is there.
+/// Reads a refusal, `{"error":{"code","message","reason"?}}` with `Retry-After` on 429 and 503 and a
+/// `WWW-Authenticate` challenge on `reauthentication_required`, into a `LatchError`. The one place where the API's
+/// codes become cases; statuses are not looked at when a code is there.
 enum ErrorResponse {
     private struct Body: Decodable {
         struct Detail: Decodable {
@@ -19,10 +20,11 @@ enum ErrorResponse {
         }
         let retryAfter = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         return error(code: body.error.code, message: body.error.message ?? "", reason: body.error.reason,
-                     retryAfter: retryAfter)
+                     retryAfter: retryAfter, maxAge: maxAge(challenge: response.header("WWW-Authenticate")))
     }
 
-    static func error(code: String, message: String, reason: String?, retryAfter: Int?) -> LatchError {
+    static func error(code: String, message: String, reason: String?, retryAfter: Int?, maxAge: Int? = nil)
+        -> LatchError {
         switch code {
         case "invalid_email": .invalidEmail
         case "weak_password": .weakPassword(reason: reason.flatMap(WeakPasswordReason.init(rawValue:)))
@@ -38,6 +40,7 @@ enum ErrorResponse {
         case "email_taken": .emailTaken
         case "email_unchanged": .emailUnchanged
         case "session_not_found": .sessionNotFound
+        case "reauthentication_required": .reauthenticationRequired(maxAge: maxAge)
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired
@@ -49,6 +52,53 @@ enum ErrorResponse {
         case "service_unavailable", "not_ready", "shutting_down": .serviceUnavailable(retryAfter: retryAfter)
         case "overloaded": .overloaded(retryAfter: retryAfter)
         default: .unknownCode(code: code, message: message)
+        }
+    }
+
+    /// `max_age` of a Bearer challenge (RFC 9470 §3: `Bearer error="insufficient_user_authentication",
+    /// max_age=600`), as a token or a quoted string; nil when there is none or it is not a count of seconds.
+    static func maxAge(challenge: String?) -> Int? {
+        guard let challenge else { return nil }
+        let text = challenge.trimmingCharacters(in: .whitespaces)
+        guard let schemeEnd = text.firstIndex(where: \.isWhitespace),
+              text[..<schemeEnd].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
+        for (name, value) in authParameters(text[schemeEnd...]) where name.lowercased() == "max_age" {
+            guard let seconds = Int(value), seconds >= 0 else { return nil }
+            return seconds
+        }
+        return nil
+    }
+
+    /// The `name=value` pairs of a challenge's parameter list (RFC 9110 §11.2), values unquoted; it stops at
+    /// the first thing that is not one.
+    private static func authParameters(_ list: Substring) -> [(name: String, value: String)] {
+        var parameters: [(name: String, value: String)] = []
+        var rest = list
+        func skip(_ characters: Set<Character>) { rest = rest.drop(while: characters.contains) }
+        while true {
+            skip([" ", "\t", ","])
+            let name = rest.prefix { $0 != "=" && $0 != "," && !$0.isWhitespace }
+            guard !name.isEmpty else { return parameters }
+            rest = rest.dropFirst(name.count)
+            skip([" ", "\t"])
+            guard rest.first == "=" else { return parameters }
+            rest = rest.dropFirst()
+            skip([" ", "\t"])
+            var value = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                var closed = false
+                while let character = rest.popFirst() {
+                    if character == "\"" { closed = true; break }
+                    let escaped = character == "\\" ? rest.popFirst() : nil
+                    value.append(escaped ?? character)
+                }
+                guard closed else { return parameters }
+            } else {
+                value = String(rest.prefix { $0 != "," && !$0.isWhitespace })
+                rest = rest.dropFirst(value.count)
+            }
+            parameters.append((String(name), value))
         }
     }
 }

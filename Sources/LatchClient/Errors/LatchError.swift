@@ -13,9 +13,10 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailNotConfirmed
     /// `user_disabled`: an operator disabled the account. Ends the session when a session call meets it.
     case userDisabled
-    /// `invalid_token`: the link's token is unknown or meant for something else; on a call with the session, the
-    /// access token was refused as not Latch's (malformed, or signed by a key an operator revoked), which one
-    /// refresh mends: the client refreshes and retries once before it reports this.
+    /// `invalid_token`: the link's token is unknown or meant for something else (a sign-in link: or asked for by
+    /// another app instance, whose secret this one does not hold); on a call with the session, the access token
+    /// was refused as not Latch's (malformed, or signed by a key an operator revoked), which one refresh mends: the
+    /// client refreshes and retries once before it reports this.
     case invalidToken
     /// `token_expired`: the link is too old; ask for a new mail.
     case tokenExpired
@@ -36,6 +37,12 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailUnchanged
     /// `session_not_found`: no such session of this user (ended already, or never theirs).
     case sessionNotFound
+    /// `reauthentication_required`: changing the password or the address, or deleting the account, without the
+    /// password needs a re-authentication of this session within the last `maxAge` seconds (from the answer's
+    /// `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=…`; nil without one). Ask the
+    /// user to prove it is them (`reauthenticate(password:)`, or `requestReauthenticationCode()` then
+    /// `reauthenticate(emailCode:)`) and call again. The session stays: this is not a sign-out.
+    case reauthenticationRequired(maxAge: Int?)
 
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
     case rateLimited(retryAfter: Int?)
@@ -51,12 +58,23 @@ public enum LatchError: Error, Hashable, Sendable {
     /// No session is stored (never signed in, signed out, or ended by one of the three above).
     case notSignedIn
 
+    // MARK: Sign-in by mail (the client's own: nothing was sent)
+
+    /// No sign-in by mail is pending here for this link or code: this app instance did not ask for the mail
+    /// (`requestEmailSignIn(email:)`; the mail may have been asked for on another device), asked for another
+    /// address since, asked more than `PendingEmailSignIn.lifetime` ago, or completed it already. Ask for a new mail.
+    case noPendingEmailSignIn
+    /// The URL given to `completeEmailSignIn(url:parser:)` is not a sign-in link the app's parser accepts (another
+    /// destination, or a link it refuses).
+    case notASignInLink
+
     // MARK: Requests the server refused as malformed (a client or version mismatch)
 
     /// `invalid_request`: a field is missing, too long or of the wrong type; the message names it.
     case invalidRequest(message: String)
     /// `invalid_json`, `payload_too_large`, `unsupported_media_type`, `missing_token`, `not_found`,
-    /// `method_not_allowed`: the request did not reach an endpoint this client expects. The code says which.
+    /// `method_not_allowed`: the request did not reach an endpoint this client expects. The code says which;
+    /// `not_found` from `requestEmailSignIn(email:)` means the server does not offer sign-in by mail.
     case rejectedRequest(code: String)
 
     // MARK: The service
@@ -92,6 +110,9 @@ public enum LatchError: Error, Hashable, Sendable {
         case .emailTaken: "email_taken"
         case .emailUnchanged: "email_unchanged"
         case .sessionNotFound: "session_not_found"
+        case .reauthenticationRequired: "reauthentication_required"
+        case .noPendingEmailSignIn: "no_pending_email_sign_in"
+        case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"
         case .invalidSession: "invalid_session"
         case .sessionExpired: "session_expired"
@@ -135,6 +156,7 @@ extension LatchError: CustomStringConvertible {
         case .weakPassword(let reason): "weak_password (\(reason?.rawValue ?? "unknown rule"))"
         case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds):
             seconds.map { "\(code) (retry after \($0) s)" } ?? code
+        case .reauthenticationRequired(let maxAge): maxAge.map { "\(code) (within \($0) s)" } ?? code
         case .invalidRequest(let message), .unknownCode(_, let message): "\(code): \(message)"
         case .invalidResponse(let detail), .network(let detail), .storage(let detail): "\(code): \(detail)"
         default: code

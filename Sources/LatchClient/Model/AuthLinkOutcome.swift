@@ -1,6 +1,7 @@
 /// What `LatchClient.handle(_:)` did with a route the app was opened with.
 public enum AuthLinkOutcome: Hashable, Sendable {
-    /// A `confirmAuth` link: the address is confirmed and the user signed in.
+    /// A `confirmAuth` link (the address is confirmed) or a `signIn` link (the sign-in by mail pending on this
+    /// device completed): the user is signed in.
     case signedIn(User)
     /// A `resetPassword` link: show the new-password screen, then call `resetPassword(token:newPassword:)`.
     case resetPassword(token: String)

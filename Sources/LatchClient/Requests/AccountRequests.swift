@@ -1,8 +1,9 @@
-/// `POST /v1/password/change` (bearer) → 200 `{"status":"password_changed"}`.
+/// `POST /v1/password/change` (bearer) → 200 `{"status":"password_changed"}`. Without `current_password` (the key
+/// left out: the server refuses null) after a re-authentication, or to give an account without one a password.
 struct ChangePasswordRequest: APIRequest {
     typealias Response = NoContent
     static let path = "/v1/password/change"
-    let currentPassword: String
+    let currentPassword: String?
     let newPassword: String
 
     enum CodingKeys: String, CodingKey {
@@ -11,12 +12,13 @@ struct ChangePasswordRequest: APIRequest {
     }
 }
 
-/// `POST /v1/email/change` (bearer) → 202 `{"status":"confirmation_sent"}`.
+/// `POST /v1/email/change` (bearer) → 202 `{"status":"confirmation_sent"}`; without `password` (the key left out)
+/// after a re-authentication.
 struct ChangeEmailRequest: APIRequest {
     typealias Response = NoContent
     static let path = "/v1/email/change"
     let newEmail: String
-    let password: String
+    let password: String?
 
     enum CodingKeys: String, CodingKey {
         case newEmail = "new_email"
@@ -63,10 +65,10 @@ struct RevokeSessionRequest: APIRequest {
     var resolvedPath: String { "/v1/sessions/" + id.uuidString.lowercased() }
 }
 
-/// `DELETE /v1/me` (bearer) `{"password":…}` → 204.
+/// `DELETE /v1/me` (bearer) `{"password":…}`, or `{}` after a re-authentication → 204.
 struct DeleteAccountRequest: APIRequest {
     typealias Response = NoContent
     static let method = "DELETE"
     static let path = "/v1/me"
-    let password: String
+    let password: String?
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Keeps the session (`session.json`) and the device token (`device-token`) in a directory of their own, for
-/// Linux and command-line tools. The directory is made owner-only (0700) and each file is written owner-only
-/// (0600) to a temporary name and renamed over the old one, so a reader sees the old file or the new, never half.
+/// Keeps the session (`session.json`), the device token (`device-token`) and the pending sign-in by mail
+/// (`pending-email-signin.json`) in a directory of their own, for Linux and command-line tools. The directory is
+/// made owner-only (0700) and each file is written owner-only (0600) to a temporary name and renamed over the old
+/// one, so a reader sees the old file or the new, never half.
 public struct FileSessionStore: SessionStore {
     public let directory: URL
 
@@ -28,6 +29,18 @@ public struct FileSessionStore: SessionStore {
 
     public func saveDeviceToken(_ token: String) throws {
         try replace("device-token", with: Data(token.utf8))
+    }
+
+    public func loadPendingEmailSignIn() throws -> PendingEmailSignIn? {
+        try read("pending-email-signin.json").map { try APIJSON.decoder.decode(PendingEmailSignIn.self, from: $0) }
+    }
+
+    public func savePendingEmailSignIn(_ attempt: PendingEmailSignIn) throws {
+        try replace("pending-email-signin.json", with: APIJSON.encoder.encode(attempt))
+    }
+
+    public func clearPendingEmailSignIn() throws {
+        try remove("pending-email-signin.json")
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -6,10 +6,12 @@ public final class InMemorySessionStore: SessionStore, @unchecked Sendable {
     private let lock = NSLock()
     private var session: Session?
     private var deviceToken: String?
+    private var pendingEmailSignIn: PendingEmailSignIn?
 
-    public init(session: Session? = nil, deviceToken: String? = nil) {
+    public init(session: Session? = nil, deviceToken: String? = nil, pendingEmailSignIn: PendingEmailSignIn? = nil) {
         self.session = session
         self.deviceToken = deviceToken
+        self.pendingEmailSignIn = pendingEmailSignIn
     }
 
     public func loadSession() -> Session? { lock.withLock { session } }
@@ -17,4 +19,7 @@ public final class InMemorySessionStore: SessionStore, @unchecked Sendable {
     public func clearSession() { lock.withLock { session = nil } }
     public func loadDeviceToken() -> String? { lock.withLock { deviceToken } }
     public func saveDeviceToken(_ token: String) { lock.withLock { deviceToken = token } }
+    public func loadPendingEmailSignIn() -> PendingEmailSignIn? { lock.withLock { pendingEmailSignIn } }
+    public func savePendingEmailSignIn(_ attempt: PendingEmailSignIn) { lock.withLock { pendingEmailSignIn = attempt } }
+    public func clearPendingEmailSignIn() { lock.withLock { pendingEmailSignIn = nil } }
 }

@@ -2,10 +2,12 @@
 import Foundation
 import Security
 
-/// Keeps the session and the device token in the Keychain as two generic passwords of `service`.
+/// Keeps the session, the device token and the pending sign-in by mail in the Keychain as generic passwords of
+/// `service` (accounts `session`, `device_token`, `pending_email_signin`).
 ///
 /// Readable after the first unlock, so a background refresh works while the screen is locked, and only on this
-/// device (`…ThisDeviceOnly`): a backup restored elsewhere must not carry the session or the device's trust.
+/// device (`…ThisDeviceOnly`): a backup restored elsewhere must not carry the session, the device's trust or a
+/// sign-in's binding secret.
 public struct KeychainSessionStore: SessionStore {
     public let service: String
     /// A Keychain access group shared with app extensions, if any.
@@ -34,6 +36,18 @@ public struct KeychainSessionStore: SessionStore {
 
     public func saveDeviceToken(_ token: String) throws {
         try write("device_token", Data(token.utf8))
+    }
+
+    public func loadPendingEmailSignIn() throws -> PendingEmailSignIn? {
+        try read("pending_email_signin").map { try APIJSON.decoder.decode(PendingEmailSignIn.self, from: $0) }
+    }
+
+    public func savePendingEmailSignIn(_ attempt: PendingEmailSignIn) throws {
+        try write("pending_email_signin", APIJSON.encoder.encode(attempt))
+    }
+
+    public func clearPendingEmailSignIn() throws {
+        try delete("pending_email_signin")
     }
 
     private func query(_ account: String) -> [String: Any] {

@@ -23,6 +23,19 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var scripted: [String: TransportResponse] = [:]
         var email = "ada@example.com"
         var deviceToken = "device-1"
+        /// The access token a re-authentication issued in place of `access-<generation>`; a refresh or a new
+        /// session replaces it.
+        var reauthenticatedAccessToken: String?
+        /// Until when the session may make privileged changes without the password; a refresh keeps it.
+        var reauthenticatedUntil: Date?
+        /// The code `POST /v1/reauthenticate/email` mailed last, until it is used.
+        var reauthenticationCode: String?
+        var reauthentications = 0
+        /// Sign-in mails (FakeLatchServer+EmailSignIn.swift).
+        var signInMails: [SignInMail] = []
+
+        /// The one access token of the session the server accepts now.
+        var accessToken: String { reauthenticatedAccessToken ?? "access-\(generation)" }
     }
 
     static let userID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-00000000abcd") ?? UUID()
@@ -30,6 +43,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     static let otherSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000002") ?? UUID()
     /// The password the account-management calls accept.
     static let password = "correct horse battery staple"
+    /// What `POST /v1/reauthenticate/email` mails.
+    static let reauthenticationCode = "24681357"
+    /// How long a re-authentication lets privileged changes go without the password, as latchd's default.
+    static let privilegedMaxAge = 600
+    static let reauthenticationChallenge = #"Bearer error="insufficient_user_authentication", max_age=600"#
 
     let state = Mutex(State())
     let clock: TestClock
@@ -37,6 +55,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     let refreshGate = Gate(open: true)
     /// Bearer requests that will be refused (stale or expired token) wait here before they are answered.
     let refusalGate = Gate(open: true)
+    /// Re-authentications wait here after the server recorded them, before the answer goes out.
+    let reauthenticationGate = Gate(open: true)
+    /// Redemptions of sign-in mails wait here before they are answered.
+    let emailSignInGate = Gate(open: true)
 
     init(clock: TestClock) {
         self.clock = clock
@@ -77,6 +99,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
         case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
         case ("POST", "/v1/signin"): return newSession(withDevice: true)
+        case ("POST", "/v1/signin/email"): return requestEmailSignIn(fields)
+        case ("POST", "/v1/signin/email/verify"):
+            await emailSignInGate.pass()
+            return verifyEmailSignIn(fields)
         case ("POST", "/v1/confirm"):
             return fields["token"] as? String == "confirm-token" ? newSession(withDevice: false)
                 : Self.error(400, "invalid_token")
@@ -92,12 +118,38 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 return TransportResponse(status: 204)
             }
         case ("POST", "/v1/password/change"):
-            let right = fields["current_password"] as? String == Self.password
-            return await bearer(request) { _ in
-                right ? self.json(200, ["status": "password_changed"]) : Self.error(401, "invalid_credentials")
+            let keys: Set = ["current_password", "new_password"]
+            if let refusal = Self.strict(fields, allowed: keys, required: ["new_password"]) { return refusal }
+            let current = fields["current_password"] as? String
+            return await bearer(request) { state in
+                self.presence(password: current, state) ?? self.json(200, ["status": "password_changed"])
             }
         case ("POST", "/v1/email/change"):
-            return await bearer(request) { _ in self.json(202, ["status": "confirmation_sent"]) }
+            if let refusal = Self.strict(fields, allowed: ["new_email", "password"], required: ["new_email"]) {
+                return refusal
+            }
+            let password = fields["password"] as? String
+            return await bearer(request) { state in
+                self.presence(password: password, state) ?? self.json(202, ["status": "confirmation_sent"])
+            }
+        case ("POST", "/v1/reauthenticate"):
+            if let refusal = Self.strict(fields, allowed: ["password", "email_code"], required: []) { return refusal }
+            guard fields.count == 1 else { return Self.error(422, "invalid_request") }
+            let password = fields["password"] as? String
+            let code = fields["email_code"] as? String
+            let answer = await bearer(request) { state in
+                if let password, password != Self.password { return Self.error(401, "invalid_credentials") }
+                if let code, code != state.reauthenticationCode { return Self.error(400, "invalid_code") }
+                return self.reauthenticate()
+            }
+            if answer.isSuccess { await reauthenticationGate.pass() }
+            return answer
+        case ("POST", "/v1/reauthenticate/email"):
+            guard request.body == nil else { return Self.error(422, "invalid_request") }
+            return await bearer(request) { _ in
+                self.state.withLock { $0.reauthenticationCode = Self.reauthenticationCode }
+                return self.json(202, ["status": "code_sent"])
+            }
         case ("POST", "/v1/email/change/confirm"):
             switch fields["token"] as? String ?? fields["code"] as? String {
             case "change-token", "12345678":
@@ -128,9 +180,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 }
             }
         case ("DELETE", "/v1/me"):
-            let right = fields["password"] as? String == Self.password
-            return await bearer(request) { _ in
-                guard right else { return Self.error(401, "invalid_credentials") }
+            if let refusal = Self.strict(fields, allowed: ["password"], required: []) { return refusal }
+            let password = fields["password"] as? String
+            return await bearer(request) { state in
+                if let refusal = self.presence(password: password, state) { return refusal }
                 self.state.withLock { $0.revoked = true }
                 return TransportResponse(status: 204)
             }
@@ -138,11 +191,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         }
     }
 
-    private func newSession(withDevice: Bool) -> TransportResponse {
+    func newSession(withDevice: Bool) -> TransportResponse {
         let generation = state.withLock { state in
             state.generation += 1
             state.revoked = false
             state.accessExpired = false
+            state.reauthenticatedAccessToken = nil
+            state.reauthenticatedUntil = nil
+            state.reauthenticationCode = nil
             return state.generation
         }
         var object = sessionObject(generation)
@@ -158,6 +214,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 state.generation += 1
                 state.accessExpired = false
                 state.signingKeyRevoked = false
+                state.reauthenticatedAccessToken = nil
                 return state.generation
             }
             if state.spentRefreshTokens.contains(token) { state.revoked = true; return -1 }
@@ -177,7 +234,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         -> TransportResponse {
         let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         func refusal(_ state: State) -> String? {
-            if state.revoked || token != "access-\(state.generation)" { return "invalid_session" }
+            if state.revoked || token != state.accessToken { return "invalid_session" }
             if state.signingKeyRevoked { return "invalid_token" }
             return state.accessExpired ? "session_expired" : nil
         }
@@ -185,6 +242,40 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         let (code, current) = state.withLock { (refusal($0), $0) }
         if let code { return Self.error(401, code) }
         return answer(current)
+    }
+
+    /// Records a re-authentication: a new access token of the same session (the refresh token stays), which
+    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`.
+    private func reauthenticate() -> TransportResponse {
+        let now = clock.now
+        let token = state.withLock { state in
+            state.reauthentications += 1
+            state.reauthenticatedAccessToken = "access-\(state.generation)-reauthenticated-\(state.reauthentications)"
+            state.reauthenticatedUntil = now + TimeInterval(Self.privilegedMaxAge)
+            state.reauthenticationCode = nil
+            state.accessExpired = false
+            return state.accessToken
+        }
+        return json(200, [
+            "access_token": token, "access_token_expires_at": Self.iso(now + 900),
+            "reauthenticated_until": Self.iso(now + TimeInterval(Self.privilegedMaxAge)),
+        ])
+    }
+
+    /// Proof of presence for a privileged change: the password when sent (a wrong one is `invalid_credentials`),
+    /// else a re-authentication within `privilegedMaxAge`; nil when it holds.
+    private func presence(password: String?, _ state: State) -> TransportResponse? {
+        if let password { return password == Self.password ? nil : Self.error(401, "invalid_credentials") }
+        if let until = state.reauthenticatedUntil, until > clock.now { return nil }
+        return Self.error(401, "reauthentication_required", challenge: Self.reauthenticationChallenge)
+    }
+
+    /// latchd's strict bodies: only the endpoint's keys, none null, the required ones present; else 422.
+    static func strict(_ fields: [String: Any], allowed: Set<String>, required: Set<String>) -> TransportResponse? {
+        let keys = Set(fields.keys)
+        guard keys.isSubset(of: allowed), required.isSubset(of: keys), !fields.values.contains(where: { $0 is NSNull })
+        else { return error(422, "invalid_request") }
+        return nil
     }
 
     // MARK: - JSON
@@ -209,7 +300,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
          "created_at": "2023-11-14T22:13:20Z"]
     }
 
-    private func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }
+    func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }
 
     static func json(_ status: Int, _ object: [String: Any], headers: [String: String] = [:]) -> TransportResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
@@ -217,11 +308,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                                  body: body)
     }
 
-    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil)
-        -> TransportResponse {
+    static func error(_ status: Int, _ code: String, reason: String? = nil, retryAfter: Int? = nil,
+                      challenge: String? = nil) -> TransportResponse {
         var detail: [String: Any] = ["code": code, "message": "message for \(code)"]
         if let reason { detail["reason"] = reason }
-        return json(status, ["error": detail], headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+        var headers: [String: String] = [:]
+        if let retryAfter { headers["Retry-After"] = String(retryAfter) }
+        if let challenge { headers["WWW-Authenticate"] = challenge }
+        return json(status, ["error": detail], headers: headers)
     }
 
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
