@@ -2,6 +2,7 @@ import AuthCore
 import DeepLinkRouting
 import Foundation
 import LatchTestSupport
+import Synchronization
 import Testing
 
 /// Sign-in by mail (`POST /v1/signin/email` and `/verify`) over real HTTP against PostgreSQL, each rule as the
@@ -87,6 +88,34 @@ import Testing
         #expect(try app.me(codeSession.access_token).status == 200)
         Self.expect(try app.verifyEmailSignIn(token: codeMail.token, secret: codeSecret), 409, "token_used")
         Self.expect(try app.verifyEmailSignIn(email: viaCode, code: codeMail.code, secret: codeSecret), 409, "token_used")
+    }
+
+    /// The link and the code of one mail presented at once, several times each: one session opens, every other
+    /// request is `token_used` (the redemption is one statement that locks the record).
+    @Test func theLinkAndTheCodeAtOnceOpenOneSession() throws {
+        let app = try Self.app()
+        defer { app.stop() }
+        _ = try app.signUpAndConfirm(Self.email, Self.password)
+        let owner = SignInSecret()
+        #expect(try app.requestEmailSignIn(Self.email, owner).status == 202)
+        let mail = try app.signInMail(to: Self.email)
+        let sessions = try app.count("SELECT count(*) FROM sessions")
+        let bodies = (0..<8).map { index in
+            TestApp.body(index.isMultiple(of: 2)
+                ? ["token": mail.token, "binding_secret": owner.secret]
+                : ["email": Self.email, "code": mail.code, "binding_secret": owner.secret])
+        }
+        let next = Mutex(0)
+        let statuses = ConcurrentRequests.statuses(count: bodies.count, port: app.port) { client in
+            let body = next.withLock { index in
+                defer { index += 1 }
+                return bodies[index]
+            }
+            let response = try client.sendJSON("POST", "/v1/signin/email/verify", json: body)
+            return response.status == 409 && ErrorJSON.code(response) != "token_used" ? -409 : response.status
+        }
+        #expect(statuses.sorted() == [200] + Array(repeating: 409, count: 7), "\(statuses)")
+        #expect(try app.count("SELECT count(*) FROM sessions") == sessions + 1)
     }
 
     // MARK: - Enumeration
