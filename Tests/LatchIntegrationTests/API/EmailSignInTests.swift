@@ -208,7 +208,7 @@ import Testing
     }
 
     /// Done when 3: five wrong codes (with the right secret) spend the record: the right code then fails like a
-    /// wrong one, and the link is expired.
+    /// wrong one, and the link is expired too (the store contract's "code mistyped to the limit" for sign-in).
     @Test func fiveWrongCodesSpendTheRecordSoTheRightCodeFailsToo() throws {
         let app = try Self.app()
         defer { app.stop() }
