@@ -69,7 +69,7 @@ final class TestApp: @unchecked Sendable {
     func client() throws -> HTTPTestClient { try HTTPTestClient(port: port) }
 
     /// The API paths whose mail latchd looks up and queues after the answer (`DeferredMail`).
-    static let deferringPaths: Set<String> = ["/v1/password/forgot", "/v1/confirm/resend"]
+    static let deferringPaths: Set<String> = ["/v1/password/forgot", "/v1/confirm/resend", "/v1/signin/email"]
 
     /// Sends one JSON request on a fresh connection. After a request to a deferring path, waits for latchd's
     /// resolver too, so that what the test reads next is what the request led to.
