@@ -27,7 +27,7 @@ extension PostgresAuthStore {
 
     /// One statement. `live` locks the session (a racing refresh or sign-out waits); `spent` deletes a matching
     /// code, `missed` counts the attempt otherwise (a code at its limit or expired never matches); `proven` is the
-    /// session when the proof holds, and only then do `updated` and `audited` write.
+    /// session when the proof holds, and only then do `updated`, `forgiven` and `audited` write.
     public func completeReauthentication(_ completion: ReauthenticationCompletion) throws -> ReauthenticationResult {
         let now = completion.now
         let (verifiedHash, digest, limit): (String?, Data?, Int) = switch completion.proof {
@@ -60,6 +60,9 @@ extension PostgresAuthStore {
                     last_used_at = \(now)
                 FROM proven p WHERE s.id = p.id
                 RETURNING \(unescaped: Self.sessionColumnList)
+            ), forgiven AS (
+                DELETE FROM signin_failures
+                WHERE email_key = \(completion.forgiveFailuresOf)::text AND EXISTS (SELECT 1 FROM updated)
             ), audited AS (
                 \(try auditInsert(completion.audit, forUserOf: "updated"))
             )

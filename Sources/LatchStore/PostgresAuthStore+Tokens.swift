@@ -323,16 +323,14 @@ extension PostgresAuthStore {
     }
 
     /// One update: every live record of the user and purpose that has a code counts the attempt, and those that
-    /// reach `limit` lose their code in the same statement (their links stay; a sign-in record's expires). `account` is one row whether or not
+    /// reach `limit` lose their code in the same statement (their links stay). `account` is one row whether or not
     /// the user exists, so the audit row is always written (with a NULL user for no account).
     public func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws {
         try database.query("""
             WITH counted AS (
                 UPDATE auth_tokens
                 SET code_attempts = code_attempts + 1,
-                    code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END,
-                    expires_at = CASE WHEN code_attempts + 1 >= \(limit) AND purpose = 'sign_in'
-                                      THEN LEAST(expires_at, \(at)) ELSE expires_at END
+                    code_hmac = CASE WHEN code_attempts + 1 >= \(limit) THEN NULL ELSE code_hmac END
                 WHERE user_id = \(userID.rawValue) AND purpose = \(purpose.rawValue)::text AND code_hmac IS NOT NULL
                   AND used_at IS NULL AND superseded_at IS NULL
             ), account AS (

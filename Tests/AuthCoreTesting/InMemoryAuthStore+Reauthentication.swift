@@ -39,6 +39,7 @@ extension InMemoryAuthStore {
                                           session.createdAt.addingTimeInterval(completion.maxSessionAge))
             state.sessions[id] = SessionRow(session: session, accessTokenHash: completion.accessTokenHash,
                                             lastUsedAt: completion.now)
+            if let key = completion.forgiveFailuresOf { state.failures.removeValue(forKey: key) }
             var audit = completion.audit
             audit.userID = completion.userID
             state.audit.append(audit)

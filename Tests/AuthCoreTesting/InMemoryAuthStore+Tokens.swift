@@ -228,10 +228,7 @@ extension InMemoryAuthStore {
             where row.record.userID == userID && row.record.purpose == purpose && row.codeDigest != nil
                 && row.record.usedAt == nil && row.record.supersededAt == nil {
                 state.tokens[hash]?.codeAttempts += 1
-                if row.codeAttempts + 1 >= limit {
-                    state.tokens[hash]?.codeDigest = nil
-                    if purpose == .signIn { state.tokens[hash]?.record.expiresAt = min(row.record.expiresAt, at) }
-                }
+                if row.codeAttempts + 1 >= limit { state.tokens[hash]?.codeDigest = nil }
             }
         }
     }

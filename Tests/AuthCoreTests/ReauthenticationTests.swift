@@ -113,6 +113,20 @@ import Testing
         }
     }
 
+    /// A success forgets the session's failures: typos before it must not bring a lockout closer afterwards.
+    @Test func aProofForgivesTheSessionsEarlierFailures() throws {
+        let h = Harness()
+        let session = try Self.authenticated(h, try h.confirmedUser())
+        for _ in 0..<4 {
+            #expect(throws: AuthError.invalidCredentials) { try h.service.reauthenticate(session, password: "typo", ip: nil) }
+        }
+        let proven = try h.service.reauthenticate(session, password: Harness.password, ip: nil)
+        let after = try h.service.authenticate(accessToken: proven.accessToken)
+        for _ in 0..<4 {
+            #expect(throws: AuthError.invalidCredentials) { try h.service.reauthenticate(after, password: "typo", ip: nil) }
+        }
+    }
+
     /// An account without a password (signed in by mail) sets one after re-authenticating by mail.
     @Test func anAccountWithoutAPasswordSetsOneAfterReauthenticating() throws {
         let h = Harness()

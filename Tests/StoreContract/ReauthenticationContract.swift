@@ -6,7 +6,8 @@ import Testing
 /// wrong ones, worth nothing for another session; a proof replaces the session's access token.
 enum ReauthenticationContract {
     static let cases: [ContractCase] = [
-        ContractCase("ReauthenticationStore: the right code proves presence once and replaces the access token",
+        ContractCase("ReauthenticationStore: the right code proves presence once, replaces the access token and "
+                     + "forgives the session's failures",
                      rightCode),
         ContractCase("ReauthenticationStore: wrong codes count and spend the code at the limit; an expired code fails",
                      wrongCodes),
@@ -25,6 +26,9 @@ enum ReauthenticationContract {
                                 expiresAt: f.at(seconds + ttl), mail: f.mail(.reauthenticationCode, to: user.email))
     }
 
+    /// The failure key the cases forgive with a proof (any text no address key can be).
+    static func failureKey(_ session: SessionID) -> String { "session:\(session)" }
+
     static func prove(
         _ f: ContractFixture, _ user: UserRecord, session: SessionID, _ proof: ReauthenticationCompletion.Proof,
         at seconds: TimeInterval, maxSessionAge: TimeInterval = 90 * 86400
@@ -32,7 +36,7 @@ enum ReauthenticationContract {
         let hash = f.digest()
         let result = try f.store.completeReauthentication(ReauthenticationCompletion(
             sessionID: session, userID: user.id, proof: proof, now: f.at(seconds), accessTokenHash: hash,
-            accessExpiresAt: f.at(seconds + 900), maxSessionAge: maxSessionAge,
+            accessExpiresAt: f.at(seconds + 900), maxSessionAge: maxSessionAge, forgiveFailuresOf: failureKey(session),
             audit: AuditEvent(name: .reauthenticated, at: f.at(seconds), userID: user.id, ip: nil)))
         return (result, hash)
     }
@@ -43,6 +47,10 @@ enum ReauthenticationContract {
         let digest = f.digest()
         try f.store.issueReauthenticationCode(code(f, for: user, session: signedIn.id, at: 10, digest: digest),
                                               audit: nil)
+        _ = try f.store.recordSignInFailure(emailKey: failureKey(signedIn.id), at: f.at(11), forgetBefore: f.at(0))
+        #expect(try prove(f, user, session: signedIn.id, .code(digest: f.digest(), attemptLimit: 5), at: 12).0
+                == .wrongCode)
+        #expect(try f.store.signInFailures(emailKey: failureKey(signedIn.id)) != nil, "a wrong code forgives nothing")
         let (result, newHash) = try prove(f, user, session: signedIn.id, .code(digest: digest, attemptLimit: 5), at: 20,
                                           maxSessionAge: 600)
         guard case .reauthenticated(let session) = result else {
@@ -50,6 +58,7 @@ enum ReauthenticationContract {
             return
         }
         #expect(session.reauthenticatedAt == f.at(20) && session.authenticatedAt == f.at(2))
+        #expect(try f.store.signInFailures(emailKey: failureKey(signedIn.id)) == nil, "the proof forgives")
         #expect(session.accessExpiresAt == f.at(2 + 600), "capped at the session's end of life")
         #expect(try f.found(signedIn.credentials) == nil, "the token presented before is replaced")
         #expect(try f.store.findSession(accessTokenHash: newHash)?.session == session)

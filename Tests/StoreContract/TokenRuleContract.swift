@@ -154,10 +154,8 @@ struct TokenState: Sendable {
             try Redeemer.spend(f, purpose, token.hash, of: user, at: 50)
             return token.hash
         },
-        // Wrong codes retire the code, never the link: strangers' guesses cannot spend the owner's mail. A
-        // sign-in record is the exception: it is spent (it signs in by itself, and its owner can ask again).
-        TokenState("live by its link, its code mistyped to the limit", { $0 == .signIn ? .expired : nil }) {
-            f, purpose, user in
+        // Wrong codes retire the code, never the link: strangers' guesses cannot spend the owner's mail.
+        TokenState("live by its link, its code mistyped to the limit", nil) { f, purpose, user in
             let token = try f.issued(purpose, for: user, code: f.digest())
             try f.store.recordWrongCode(userID: user.id, purpose: purpose, at: f.at(50), limit: 1)
             return token.hash

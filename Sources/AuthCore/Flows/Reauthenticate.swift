@@ -130,7 +130,7 @@ extension AuthService {
         let completion = ReauthenticationCompletion(
             sessionID: authenticated.session.id, userID: user.id, proof: proof, now: now,
             accessTokenHash: tokens.accessTokenHash, accessExpiresAt: tokens.accessExpiresAt,
-            maxSessionAge: configuration.sessionMaxAge,
+            maxSessionAge: configuration.sessionMaxAge, forgiveFailuresOf: Self.reauthFailureKey(authenticated.session.id),
             audit: event(.reauthenticated, user: user.id, ip: ip, detail: [
                 "session_id": authenticated.session.id.description,
                 "with": { if case .password = proof { "password" } else { "email_code" } }(),

@@ -43,13 +43,17 @@ public struct ReauthenticationCompletion: Hashable, Sendable {
     public var accessTokenHash: Data
     public var accessExpiresAt: Date
     public var maxSessionAge: TimeInterval
+    /// The failure key (`SignInFailureStore`) of the session's earlier failed proofs, forgotten with the proof: a
+    /// few typos before a success must not bring the next typo closer to a lockout.
+    public var forgiveFailuresOf: String?
     /// The `reauthenticated` row, written only with the proof.
     public var audit: AuditEvent
 
     public init(
         sessionID: SessionID, userID: UserID, proof: Proof, now: Date, accessTokenHash: Data, accessExpiresAt: Date,
-        maxSessionAge: TimeInterval, audit: AuditEvent
+        maxSessionAge: TimeInterval, forgiveFailuresOf: String? = nil, audit: AuditEvent
     ) {
+        self.forgiveFailuresOf = forgiveFailuresOf
         self.sessionID = sessionID
         self.userID = userID
         self.proof = proof

@@ -12,6 +12,6 @@ public protocol ReauthenticationStore: Sendable {
     /// user enabled), atomically: for a code, spend it when it matches, is unexpired and has attempts left, else
     /// count one attempt on the session's code; for a password, only while the user's hash is still the
     /// verified one. On proof, set `reauthenticated_at = now`, replace the session's access-token digest and
-    /// expiry (capped at `created_at + maxSessionAge`) and record `audit`.
+    /// expiry (capped at `created_at + maxSessionAge`), forget the failures of `forgiveFailuresOf` and record `audit`.
     func completeReauthentication(_ completion: ReauthenticationCompletion) throws -> ReauthenticationResult
 }

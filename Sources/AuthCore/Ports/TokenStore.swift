@@ -87,8 +87,9 @@ public protocol TokenStore: Sendable {
     /// whether or not `userID` is an account (with no user when it is not): a guess at an address without one is
     /// worth an operator's eye, and the same write for both keeps the answer's time from telling them apart. Only
     /// the code: the link stays redeemable, so strangers' guesses at the code can never spend the link in the
-    /// owner's mailbox. Except a sign-in record, which is spent (expires now) at `limit`, link and all: it signs in
-    /// by itself, so a record under guessing stops, and asking for a new mail costs its owner one tap.
+    /// owner's mailbox. A sign-in record too: a wrong code needs no more than the address, so it must not spend the
+    /// owner's link; attempts with the mail but the wrong secret are counted on the record itself
+    /// (`completeEmailSignIn`).
     func recordWrongCode(userID: UserID, purpose: TokenPurpose, at: Date, limit: Int, audit: AuditEvent?) throws
 }
 
