@@ -49,6 +49,8 @@ enum UsersCommand {
             ("email", Display.text(user.email)), ("id", user.id.description),
             ("confirmed_at", Display.timestamp(user.emailConfirmedAt)),
             ("disabled_at", Display.timestamp(user.disabledAt)),
+            // An account without one signs in by mail only (a sign-up password dropped when the mailbox signed in).
+            ("password", user.hasPassword ? "set" : "none (signs in by mail)"),
             ("created_at", Display.timestamp(user.createdAt)), ("updated_at", Display.timestamp(user.updatedAt)),
             ("live_sessions", String(live)), ("sessions", String(sessions.count)),
         ]
@@ -56,6 +58,7 @@ enum UsersCommand {
         let text = rows.map { "\($0.0.padding(toLength: 15, withPad: " ", startingAt: 0))\($0.1)" }
             .joined(separator: "\n")
         var object = userJSON(user)
+        object["has_password"] = .bool(user.hasPassword)
         object["live_sessions"] = .int(live)
         object["sessions"] = .int(sessions.count)
         object["pending_email_changes"] = .array(pending.map { .string($0) })

@@ -104,6 +104,7 @@ import Testing
         #expect(before["email"] as? String == "dora@example.com")
         #expect(before["confirmed_at"] is NSNull)
         #expect(before["live_sessions"] as? Int == 0)
+        #expect(before["has_password"] as? Bool == true)
         #expect(try Self.signIn(app, "dora@example.com") == nil, "unconfirmed users cannot sign in")
 
         let confirmed = try latchctl("users", "confirm", "dora@example.com")
@@ -111,6 +112,7 @@ import Testing
         #expect(try Self.signIn(app, "dora@example.com") != nil)
         let shown = try latchctl("users", "show", "dora@example.com")
         #expect(shown.standardOutput.contains("live_sessions  1\n"))
+        #expect(shown.standardOutput.contains("password       set\n"))
         #expect(!shown.standardOutput.contains("argon2"))
 
         for command in ["show", "confirm", "disable", "enable"] {
@@ -118,6 +120,22 @@ import Testing
             #expect(result.status == 1, "users \(command) of an unknown user fails")
             #expect(result.standardError == "latchctl: no user with email ghost@example.com\n")
         }
+    }
+
+    /// Support's first question when a password "does not work": does the account have one at all?
+    @Test func showSaysWhenAnAccountSignsInByMailOnly() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        try CLILinkTests.signUp(app, "mailonly@example.com")
+        let secret = SignInSecret()
+        #expect(try app.requestEmailSignIn("mailonly@example.com", secret).status == 202)
+        let mail = try app.signInMail(to: "mailonly@example.com")
+        #expect(try app.verifyEmailSignIn(token: mail.token, secret: secret.secret).status == 200)
+        let latchctl = Latchctl(databaseURL: app.database.url)
+        #expect(try latchctl("users", "show", "mailonly@example.com", "--json").jsonObject()["has_password"] as? Bool
+                == false)
+        #expect(try latchctl("users", "show", "mailonly@example.com").standardOutput
+                    .contains("password       none (signs in by mail)\n"))
     }
 
     @Test func disableRevokesSessionsAndEnableLetsTheUserSignInAgain() throws {
