@@ -10,7 +10,6 @@ extension PostgresAuthStore {
     /// the session records that password version.
     public func completeEmailSignIn(_ signIn: EmailSignInCompletion) throws -> Redemption<UserRecord> {
         let now = signIn.now
-        let credentials = signIn.credentials
         let limit = signIn.attemptLimit
         let statement: PostgresQuery = """
             WITH \(Self.redemption(signIn.key, purpose: .signIn, now: now, binding: signIn.binding)), mismatched AS (
@@ -34,19 +33,8 @@ extension PostgresAuthStore {
                 SELECT \(unescaped: Self.userColumnList("u"))
                 FROM users u JOIN redeemed r ON u.id = r.user_id
                 WHERE NOT EXISTS (SELECT 1 FROM confirmed)
-            ), session AS (
-                INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
-                SELECT \(signIn.sessionID.rawValue), id, \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
-                       \(credentials.refreshExpiresAt), \(signIn.sessionID.rawValue), \(now), \(now),
-                       \(credentials.userAgent)::text, \(credentials.ip)::text, password_version, \(now)
-                FROM signed_in
-                RETURNING id, family_id, user_id
-            ), refresh AS (
-                INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
-                SELECT \(credentials.refreshTokenHash), id, family_id, user_id, \(now), \(credentials.refreshExpiresAt)
-                FROM session
-            ), device AS (
+            ), \(Self.openedSession(signIn.sessionID, signIn.credentials, at: now, passwordVersion: "password_version",
+                                     for: "signed_in")), device AS (
                 INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at, expires_at)
                 SELECT \(signIn.device.tokenHash), id, \(now), \(now), \(signIn.device.expiresAt) FROM signed_in
                 ON CONFLICT (token_hash) DO NOTHING

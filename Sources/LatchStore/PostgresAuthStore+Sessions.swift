@@ -26,19 +26,8 @@ extension PostgresAuthStore {
                 UPDATE users SET password_hash = \(signIn.rehash)::text, updated_at = \(now)
                 WHERE id = (SELECT id FROM verified) AND \(signIn.rehash)::text IS NOT NULL
                   AND password_hash = \(signIn.verifiedPasswordHash)::text
-            ), session AS (
-                INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
-                SELECT \(session.id.rawValue), id, \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
-                       \(credentials.refreshExpiresAt), \(session.id.rawValue), \(now), \(now),
-                       \(credentials.userAgent)::text, \(credentials.ip)::text, \(session.passwordVersion), \(now)
-                FROM verified
-                RETURNING id, family_id, user_id
-            ), refresh AS (
-                INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
-                SELECT \(credentials.refreshTokenHash), id, family_id, user_id, \(now), \(credentials.refreshExpiresAt)
-                FROM session
-            ), device AS (
+            ), \(Self.openedSession(session.id, credentials, at: now, passwordVersion: "\(session.passwordVersion)",
+                                     for: "verified")), device AS (
                 INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at, expires_at)
                 SELECT \(signIn.device.tokenHash), id, \(now), \(now), \(signIn.device.expiresAt) FROM verified
                 ON CONFLICT (token_hash) DO UPDATE
@@ -54,6 +43,31 @@ extension PostgresAuthStore {
             SELECT count(*) FROM verified
             """
         return try database.query(statement).scalar(Int.self) == 1
+    }
+
+    /// The CTEs `session` and `refresh`: the session `id`, opened (and authenticated) `now` with `credentials`, for
+    /// each row of the CTE `source` (its user in `userColumn`, the session's password version `passwordVersion`, a
+    /// value or a column of `source`), and its first refresh token. Every statement that opens a session writes
+    /// both with these.
+    static func openedSession(
+        _ id: SessionID, _ credentials: SessionCredentials, at now: Date, passwordVersion: PostgresQuery,
+        for source: String, userColumn: String = "id"
+    ) -> PostgresQuery {
+        """
+        session AS (
+            INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
+                                  created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
+            SELECT \(id.rawValue), \(unescaped: userColumn), \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
+                   \(credentials.refreshExpiresAt), \(id.rawValue), \(now), \(now), \(credentials.userAgent)::text,
+                   \(credentials.ip)::text, \(passwordVersion), \(now)
+            FROM \(unescaped: source)
+            RETURNING id, family_id, user_id
+        ), refresh AS (
+            INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
+            SELECT \(credentials.refreshTokenHash), id, family_id, user_id, \(now), \(credentials.refreshExpiresAt)
+            FROM session
+        )
+        """
     }
 
     /// The bearer check on every authenticated request: one probe of the unique access-token index, one users join.

@@ -191,7 +191,11 @@ extension PostgresAuthStore {
         _ key: TokenKey, now: Date, session: (id: SessionID, credentials: SessionCredentials)?,
         audit: AuditEvent? = nil
     ) throws -> Redemption<UserRecord> {
-        let credentials = session?.credentials
+        // Without a session, `session` and `refresh` write nothing (the landing page confirms without signing in).
+        let opened: PostgresQuery = session.map {
+            Self.openedSession($0.id, $0.credentials, at: now, passwordVersion: "password_version", for: "redeemed",
+                               userColumn: "user_id")
+        } ?? "session AS (SELECT 1 WHERE false)"
         let statement: PostgresQuery = """
             WITH \(Self.redemption(key, purpose: .confirm, now: now)), confirmed AS (
                 UPDATE users u SET email_confirmed_at = \(now), updated_at = \(now)
@@ -202,19 +206,7 @@ extension PostgresAuthStore {
                 WHERE user_id = (SELECT user_id FROM redeemed) AND purpose = 'confirm'
                   AND token_hash <> (SELECT token_hash FROM target)
                   AND used_at IS NULL AND superseded_at IS NULL
-            ), session AS (
-                INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                      created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
-                SELECT \(session?.id.rawValue), user_id, \(credentials?.accessTokenHash), \(credentials?.accessExpiresAt),
-                       \(credentials?.refreshExpiresAt), \(session?.id.rawValue), \(now), \(now),
-                       \(credentials?.userAgent)::text, \(credentials?.ip)::text, password_version, \(now)
-                FROM redeemed WHERE \(session != nil)::bool
-                RETURNING id, family_id, user_id
-            ), refresh AS (
-                INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, expires_at)
-                SELECT \(credentials?.refreshTokenHash), id, family_id, user_id, \(now), \(credentials?.refreshExpiresAt)
-                FROM session
-            ), audited AS (
+            ), \(opened), audited AS (
                 \(try auditInsert(audit, forUserOf: "redeemed"))
             )
             SELECT \(unescaped: Self.refusalColumn), c.* FROM (SELECT 1) AS one LEFT JOIN confirmed c ON true
