@@ -35,7 +35,8 @@ extension LatchApplication {
                 accessTokens: accessTokens ?? makeAccessTokens(configuration: configuration, pool: pool, clock: clock),
                 codes: HMACOneTimeCodes(secret: configuration.serverSecret),
                 clock: clock,
-                composer: MailTemplates(productName: configuration.productName)))
+                composer: MailTemplates(productName: configuration.productName),
+                secondFactors: TOTPSecrets(secret: configuration.serverSecret)))
     }
 
     /// The access-token signing keys in PostgreSQL, their private parts sealed under the server secret.

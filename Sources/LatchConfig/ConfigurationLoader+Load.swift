@@ -102,6 +102,7 @@ extension ConfigurationLoader {
             signInTokenTTL: try duration("LATCH_SIGNIN_TTL"),
             emailSignIn: try boolean("LATCH_EMAIL_SIGNIN"),
             privilegedMaxAge: try duration("LATCH_PRIVILEGED_MAX_AGE"),
+            mfaIssuer: try mfaIssuer(),
             deepLinks: deepLinks,
             accessTokens: try accessTokens(linkBase: deepLinks.linkBase)
         )
@@ -109,6 +110,17 @@ extension ConfigurationLoader {
             throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }
         return auth
+    }
+
+    /// The otpauth URI's issuer: its label is `issuer:account`, so the issuer holds no colon.
+    private func mfaIssuer() throws(ConfigurationError) -> String {
+        let issuer = try valueOrDefault("LATCH_MFA_ISSUER")
+        guard (1...64).contains(issuer.count), !issuer.contains(":"),
+              !issuer.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ConfigurationError(variable: "LATCH_MFA_ISSUER", problem: "must be 1 to 64 characters, no colon or control characters")
+        }
+        return issuer
     }
 
     /// The issuer defaults to the link base (latchd's public origin). It must be an http(s) URL: OpenID discovery

@@ -28,6 +28,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_MAIL_DIR", "development: write mail as .eml files here instead of SMTP", nil),
         ("LATCH_MAIL_FROM", "sender address", "no-reply@localhost"),
         ("LATCH_PRODUCT_NAME", "product name in mails and pages", "Latch"),
+        ("LATCH_MFA_ISSUER", "the issuer shown in authenticator apps", "Latch"),
         ("LATCH_LINK_BASE", "https base of the universal links in mails", "http://127.0.0.1:8080"),
         ("LATCH_APP_SCHEME", "the app's custom URL scheme", "myapp"),
         ("LATCH_APP_IDS", "Apple app IDs, comma-separated (TEAMID.bundle.id)", ""),

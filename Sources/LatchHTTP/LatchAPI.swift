@@ -68,7 +68,8 @@ public struct LatchAPI: Sendable {
         metricsSource: (any MetricsSource)? = nil,
         trustProxy: Bool = false
     ) {
-        self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy))
+        self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy),
+                                    secondFactorMetrics: SecondFactorMetrics())
         self.hashingPool = hashingPool
         self.isReady = isReady
         self.metricsSource = metricsSource
@@ -86,6 +87,7 @@ public struct LatchAPI: Sendable {
         AccountRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         EmailSignInRoutes(context: context).register(on: &router)
         ReauthenticationRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        SecondFactorRoutes(context: context).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
         KeySetRoutes(context: context).register(on: &router)
     }

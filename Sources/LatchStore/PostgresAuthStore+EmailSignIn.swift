@@ -7,7 +7,8 @@ extension PostgresAuthStore {
     /// only when the binding alone refused the record; every other write selects from `redeemed`, so a refusal
     /// writes nothing else. `confirmed` changes the user only while unconfirmed (the password chosen at sign-up
     /// goes, the version bump ends every other link); `signed_in` is the user as it is after that either way, and
-    /// the session records that password version.
+    /// the session records that password version. A user with a second factor gets no session and no device here
+    /// (`one_factor` is empty): AuthCore stores a ticket in the same transaction.
     public func completeEmailSignIn(_ signIn: EmailSignInCompletion) throws -> Redemption<UserRecord> {
         let now = signIn.now
         let limit = signIn.attemptLimit
@@ -33,13 +34,15 @@ extension PostgresAuthStore {
                 SELECT \(unescaped: Self.userColumnList("u"))
                 FROM users u JOIN redeemed r ON u.id = r.user_id
                 WHERE NOT EXISTS (SELECT 1 FROM confirmed)
+            ), one_factor AS (
+                SELECT * FROM signed_in WHERE NOT has_second_factor
             ), \(Self.openedSession(signIn.sessionID, signIn.credentials, at: now, passwordVersion: "password_version",
-                                     for: "signed_in")), device AS (
+                                     for: "one_factor", methods: [.email])), device AS (
                 INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at, expires_at)
-                SELECT \(signIn.device.tokenHash), id, \(now), \(now), \(signIn.device.expiresAt) FROM signed_in
+                SELECT \(signIn.device.tokenHash), id, \(now), \(now), \(signIn.device.expiresAt) FROM one_factor
                 ON CONFLICT (token_hash) DO NOTHING
             ), audited AS (
-                \(try auditInsert(signIn.audit, forUserOf: "redeemed"))
+                \(try auditInsert(signIn.audit, forUserOf: "(SELECT id AS user_id FROM one_factor) AS opened"))
             )
             SELECT \(unescaped: Self.refusalColumn), s.* FROM (SELECT 1) AS one LEFT JOIN signed_in s ON true
             """

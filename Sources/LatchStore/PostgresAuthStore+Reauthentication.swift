@@ -33,6 +33,7 @@ extension PostgresAuthStore {
         let (verifiedHash, digest, limit): (String?, Data?, Int) = switch completion.proof {
         case .password(let hash): (hash, nil, 0)
         case .code(let digest, let limit): (nil, digest, limit)
+        case .secondFactor: (nil, nil, 0)
         }
         let statement: PostgresQuery = """
             WITH live AS (
@@ -54,7 +55,8 @@ extension PostgresAuthStore {
                 SELECT id, created_at FROM live WHERE \(digest)::bytea IS NULL OR EXISTS (SELECT 1 FROM spent)
             ), updated AS (
                 UPDATE sessions s
-                SET reauthenticated_at = \(now), access_token_hash = \(completion.accessTokenHash),
+                SET reauthenticated_at = \(now), reauthenticated_with = \(completion.proof.method.rawValue)::text,
+                    access_token_hash = \(completion.accessTokenHash),
                     access_expires_at = LEAST(\(completion.accessExpiresAt),
                                               p.created_at + make_interval(secs => \(completion.maxSessionAge))),
                     last_used_at = \(now)

@@ -6,7 +6,7 @@ extension PostgresAuthStore {
     /// The columns `StoreRows.session` decodes, in its order, of the sessions table aliased `s`.
     static let sessionColumnList = """
         s.id, s.user_id, s.access_expires_at, s.refresh_expires_at, s.created_at, s.revoked_at, s.user_agent, s.ip,
-        s.password_version, s.authenticated_at, s.reauthenticated_at
+        s.password_version, s.authenticated_at, s.reauthenticated_at, s.reauthenticated_with, s.aal, s.amr
         """
 
     /// Sign-in's writes in one statement (its session, refresh token, device, forgiven failures and audit row). `verified` reads the user only if the hash is still the verified one;
@@ -51,15 +51,17 @@ extension PostgresAuthStore {
     /// both with these.
     static func openedSession(
         _ id: SessionID, _ credentials: SessionCredentials, at now: Date, passwordVersion: PostgresQuery,
-        for source: String, userColumn: String = "id"
+        for source: String, userColumn: String = "id", assurance: AssuranceLevel = .aal1,
+        methods: [AuthenticationMethod] = [.password]
     ) -> PostgresQuery {
         """
         session AS (
             INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
-                                  created_at, last_used_at, user_agent, ip, password_version, authenticated_at)
+                                  created_at, last_used_at, user_agent, ip, password_version, authenticated_at, aal, amr)
             SELECT \(id.rawValue), \(unescaped: userColumn), \(credentials.accessTokenHash), \(credentials.accessExpiresAt),
                    \(credentials.refreshExpiresAt), \(id.rawValue), \(now), \(now), \(credentials.userAgent)::text,
-                   \(credentials.ip)::text, \(passwordVersion), \(now)
+                   \(credentials.ip)::text, \(passwordVersion), \(now), \(assurance.rawValue)::text,
+                   \(StoreRows.amrText(methods))::text
             FROM \(unescaped: source)
             RETURNING id, family_id, user_id
         ), refresh AS (

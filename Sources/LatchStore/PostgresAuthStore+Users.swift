@@ -6,8 +6,12 @@ extension PostgresAuthStore {
     /// The columns `StoreRows.user` decodes, in its order, qualified with `alias` when given.
     static func userColumnList(_ alias: String? = nil) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return ["id", "email", "password_hash", "email_confirmed_at", "disabled_at", "created_at", "updated_at",
-                "password_version"].map { prefix + $0 }.joined(separator: ", ")
+        let columns = ["id", "email", "password_hash", "email_confirmed_at", "disabled_at", "created_at", "updated_at",
+                       "password_version"].map { prefix + $0 }.joined(separator: ", ")
+        // Read with the row: sign-in and privileged changes ask it of every user they load (the index on
+        // mfa_factors.user_id makes it one probe).
+        return columns + ", EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = \(alias ?? "users").id"
+            + " AND f.activated_at IS NOT NULL) AS has_second_factor"
     }
 
     /// The CTEs `mail` (queues `mail` once for every row of the CTE `source`, e.g. only if a token was inserted)

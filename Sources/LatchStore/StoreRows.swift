@@ -6,8 +6,8 @@ import PostgresClient
 /// its user in one row.
 enum StoreRows {
     /// `id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at, password_version` of
-    /// `users` (`PostgresAuthStore.userColumnList`).
-    static let userColumns = 8
+    /// `users` and whether the user has an active second factor (`PostgresAuthStore.userColumnList`).
+    static let userColumns = 9
 
     static func user(_ row: PostgresRow, at offset: Int = 0) throws -> UserRecord {
         UserRecord(
@@ -18,13 +18,14 @@ enum StoreRows {
             disabledAt: try row.decode(Date?.self, column: offset + 4),
             createdAt: try row.decode(Date.self, column: offset + 5),
             updatedAt: try row.decode(Date.self, column: offset + 6),
-            passwordVersion: try row.decode(Int.self, column: offset + 7)
+            passwordVersion: try row.decode(Int.self, column: offset + 7),
+            hasSecondFactor: try row.decode(Bool.self, column: offset + 8)
         )
     }
 
     /// `id, user_id, access_expires_at, refresh_expires_at, created_at, revoked_at, user_agent, ip,
     /// password_version` of `sessions` (`PostgresAuthStore.sessionColumnList`).
-    static let sessionColumns = 11
+    static let sessionColumns = 14
 
     static func session(_ row: PostgresRow, at offset: Int = 0) throws -> Session {
         Session(
@@ -38,8 +39,35 @@ enum StoreRows {
             ip: try row.decode(String?.self, column: offset + 7),
             passwordVersion: try row.decode(Int.self, column: offset + 8),
             authenticatedAt: try row.decode(Date.self, column: offset + 9),
-            reauthenticatedAt: try row.decode(Date?.self, column: offset + 10)
+            reauthenticatedAt: try row.decode(Date?.self, column: offset + 10),
+            reauthenticatedWith: try row.decode(String?.self, column: offset + 11).map {
+                try method($0, column: "reauthenticated_with")
+            },
+            assurance: try assurance(row.decode(String.self, column: offset + 12)),
+            methods: try row.decode(String.self, column: offset + 13).split(separator: " ").map {
+                try method(String($0), column: "amr")
+            }
         )
+    }
+
+    /// An `AuthenticationMethod` stored by its RFC 8176 name; an unknown one is a decoding error.
+    static func method(_ raw: String, column: String) throws -> AuthenticationMethod {
+        guard let method = AuthenticationMethod(rawValue: raw) else {
+            throw PostgresError.decoding(column: column, reason: "unknown authentication method")
+        }
+        return method
+    }
+
+    static func assurance(_ raw: String) throws -> AssuranceLevel {
+        guard let level = AssuranceLevel(rawValue: raw) else {
+            throw PostgresError.decoding(column: "aal", reason: "unknown assurance level")
+        }
+        return level
+    }
+
+    /// `methods` as `sessions.amr` stores them.
+    static func amrText(_ methods: [AuthenticationMethod]) -> String {
+        methods.map(\.rawValue).joined(separator: " ")
     }
 
     /// A `MailKind` stored in `outbox.kind`; an unknown value is a decoding error rather than a guess.

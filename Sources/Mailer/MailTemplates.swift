@@ -37,6 +37,9 @@ public struct MailTemplates: MailComposer {
         case .accountDeleted: accountDeleted(request)
         case .signIn: signIn(request)
         case .reauthenticationCode: reauthenticationCode(request)
+        case .secondFactorEnabled: secondFactorEnabled(request)
+        case .secondFactorRemoved: secondFactorRemoved(request)
+        case .recoveryCodeUsed: recoveryCodeUsed(request)
         }
     }
 
@@ -143,6 +146,41 @@ public struct MailTemplates: MailComposer {
             actionLabel: "",
             outro: ["If you didn’t ask for it, someone may be using your signed-in session: sign out of your other "
                 + "devices and change your password."]
+        )
+    }
+
+    private func secondFactorEnabled(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "Two-step verification is on for \(productName)", heading: "Two-step verification is on",
+            intro: [
+                "The \(productName) account for \(request.recipient) now asks for a code from an authenticator app "
+                    + "after the password. Every other device was signed out.",
+                "Keep the recovery codes you were shown somewhere safe: each signs you in once without the authenticator.",
+            ],
+            actionLabel: "",
+            outro: ["If you didn’t turn it on, someone has access to your account: reset your password now."]
+        )
+    }
+
+    private func secondFactorRemoved(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "An authenticator was removed from \(productName)", heading: "An authenticator was removed",
+            intro: ["An authenticator app was removed from the \(productName) account for \(request.recipient). "
+                + "If it was the last one, signing in asks only for the first factor again."],
+            actionLabel: "",
+            outro: ["If you didn’t remove it, someone has access to your account: reset your password and turn "
+                + "two-step verification on again."]
+        )
+    }
+
+    private func recoveryCodeUsed(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "A \(productName) recovery code was used", heading: "A recovery code was used",
+            intro: ["A recovery code of the \(productName) account for \(request.recipient) was just used instead of "
+                + "the authenticator app. It cannot be used again."],
+            actionLabel: "",
+            outro: ["If it wasn’t you, someone has your password and a recovery code: reset your password, then "
+                + "make new recovery codes."]
         )
     }
 

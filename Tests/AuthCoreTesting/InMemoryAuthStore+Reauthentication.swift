@@ -32,9 +32,12 @@ extension InMemoryAuthStore {
                     return .wrongCode
                 }
                 state.reauthenticationCodes[id] = nil
+            case .secondFactor:
+                break
             }
             var session = row.session
             session.reauthenticatedAt = completion.now
+            session.reauthenticatedWith = completion.proof.method
             session.accessExpiresAt = min(completion.accessExpiresAt,
                                           session.createdAt.addingTimeInterval(completion.maxSessionAge))
             state.sessions[id] = SessionRow(session: session, accessTokenHash: completion.accessTokenHash,

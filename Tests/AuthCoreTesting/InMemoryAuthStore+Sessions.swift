@@ -108,12 +108,15 @@ extension InMemoryAuthStore {
         try locked { Self.revokeAll(of: userID, except: except, at: at, in: &$0) }
     }
 
-    public static func insert(_ session: NewSession, into state: inout State) {
+    public static func insert(
+        _ session: NewSession, assurance: AssuranceLevel = .aal1, methods: [AuthenticationMethod] = [.password],
+        into state: inout State
+    ) {
         let credentials = session.credentials
         let value = Session(id: session.id, userID: session.userID, accessExpiresAt: credentials.accessExpiresAt,
                             refreshExpiresAt: credentials.refreshExpiresAt, createdAt: session.createdAt,
                             userAgent: credentials.userAgent, ip: credentials.ip,
-                            passwordVersion: session.passwordVersion)
+                            passwordVersion: session.passwordVersion, assurance: assurance, methods: methods)
         state.sessions[session.id] = SessionRow(session: value, accessTokenHash: credentials.accessTokenHash)
         state.refreshTokens[credentials.refreshTokenHash] = RefreshRow(
             sessionID: session.id, expiresAt: credentials.refreshExpiresAt)

@@ -175,8 +175,11 @@ extension InMemoryAuthStore {
                 user.updatedAt = now
                 state.users[userID] = user
             }
+            // A user with a second factor gets no session here: AuthCore stores a ticket instead.
+            if user.hasSecondFactor { return .redeemed(user) }
             Self.insert(NewSession(id: signIn.sessionID, userID: userID, createdAt: now,
-                                   credentials: signIn.credentials, passwordVersion: user.passwordVersion), into: &state)
+                                   credentials: signIn.credentials, passwordVersion: user.passwordVersion),
+                        methods: [.email], into: &state)
             if state.devices[signIn.device.tokenHash] == nil {
                 state.devices[signIn.device.tokenHash] = DeviceRow(userID: userID, expiresAt: signIn.device.expiresAt,
                                                                    lastUsedAt: now)

@@ -73,6 +73,12 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var refreshTokens: [Data: RefreshRow] = [:]
         public var devices: [Data: DeviceRow] = [:]
         public var reauthenticationCodes: [SessionID: ReauthenticationRow] = [:]
+        /// `mfa_factors`, pending and active.
+        public var factors: [FactorID: TOTPFactorRecord] = [:]
+        /// `mfa_recovery_codes`: each user's codes by digest, with when each was spent.
+        public var recoveryCodes: [UserID: [Data: Date?]] = [:]
+        /// `mfa_tickets` by digest.
+        public var tickets: [Data: SecondFactorTicket] = [:]
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []

@@ -38,14 +38,14 @@ import Testing
 
     static func redeem(_ h: Harness, token: String, secret: Data = secret) throws -> IssuedSession {
         try h.service.completeEmailSignIn(token: token, bindingSecret: base64URL(secret), ip: Harness.ip,
-                                          userAgent: Harness.agent)
+                                          userAgent: Harness.agent).session.unwrapped("a session")
     }
 
     static func redeem(_ h: Harness, email: String = "alice@example.com", code: String, secret: Data = secret) throws
         -> IssuedSession
     {
         try h.service.completeEmailSignIn(email: email, code: code, bindingSecret: base64URL(secret), ip: Harness.ip,
-                                          userAgent: Harness.agent)
+                                          userAgent: Harness.agent).session.unwrapped("a session")
     }
 
     @Test func theLinkSignsInTheInstanceThatAskedOnce() throws {

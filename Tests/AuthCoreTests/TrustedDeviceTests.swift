@@ -12,6 +12,7 @@ import Testing
         throws -> IssuedSession
     {
         try h.service.signIn(email: "alice@example.com", password: password, deviceToken: device, ip: ip, userAgent: nil)
+            .session.unwrapped("a session")
     }
 
     /// Five wrong passwords from five addresses: the per-email lockout threshold.
@@ -99,7 +100,7 @@ import Testing
         try h.confirmedUser("mallory@example.com")
         let mallorysDevice = try #require(
             try h.service.signIn(email: "mallory@example.com", password: Harness.password, ip: nil, userAgent: nil)
-                .deviceToken)
+                .session?.deviceToken)
         lockOut(h)
         #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: mallorysDevice) }
         #expect(throws: AuthError.rateLimited(retryAfter: 30)) { try signIn(h, device: "made-up-device-token") }

@@ -38,6 +38,14 @@ import Testing
         // RFC 9470: the client re-authenticates and retries with the new token.
         Row(error: .reauthenticationRequired(maxAge: 600), status: 401, retryAfter: nil,
             challenge: #"Bearer error="insufficient_user_authentication", max_age=600"#),
+        // A user with a second factor: RFC 9470's acr_values says a re-authentication with it is needed.
+        Row(error: .reauthenticationRequired(maxAge: 600, acr: .aal2), status: 401, retryAfter: nil,
+            challenge: #"Bearer error="insufficient_user_authentication", acr_values="aal2", max_age=600"#),
+        Row(error: .invalidMFATicket, status: 401, retryAfter: nil, challenge: nil),
+        Row(error: .invalidMFACode, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .mfaRequired, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .mfaNotEnabled, status: 409, retryAfter: nil, challenge: nil),
+        Row(error: .factorNotFound, status: 404, retryAfter: nil, challenge: nil),
     ]
 
     @Test(arguments: rows)
@@ -53,7 +61,7 @@ import Testing
 
     @Test func tableHasOneRowPerAuthErrorCode() {
         let codes = Set(Self.rows.map(\.error.code))
-        #expect(codes.count == 16)
+        #expect(codes.count == 21)
     }
 
     @Test func weakPasswordCarriesItsReason() throws {

@@ -31,19 +31,50 @@ extension AuthService {
 
     /// Proof of presence for a privileged change: the current password when the request has one (checked by
     /// `verifyPassword`), else a re-authentication of this session within `privilegedMaxAge`. A fresh sign-in
-    /// alone is no proof: a stolen access token must not be enough to move the address or end the account.
+    /// alone is no proof: a stolen access token must not be enough to move the address or end the account. For a
+    /// user with a second factor the re-authentication must have been with it (a password alone, which a phished
+    /// user gives away, is then not enough): else `reauthenticationRequired` asks for `aal2`.
     /// - Returns: the user as stored now.
     /// - Throws: `reauthenticationRequired`, and what `verifyPassword` throws.
     func requirePresence(_ authenticated: AuthenticatedUser, password: String?, ip: String?) throws -> UserRecord {
-        if let password { return try verifyPassword(authenticated, password: password, ip: ip) }
-        let window = configuration.privilegedMaxAge
-        guard let proven = authenticated.session.reauthenticatedAt,
-              proven > ports.clock.now().addingTimeInterval(-window)
-        else { throw AuthError.reauthenticationRequired(maxAge: Int(window)) }
         guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
             throw AuthError.invalidSession
         }
+        let window = configuration.privilegedMaxAge
+        let session = authenticated.session
+        let recent = session.reauthenticatedAt.map { $0 > ports.clock.now().addingTimeInterval(-window) } ?? false
+        if user.hasSecondFactor {
+            guard recent, session.reauthenticatedWith?.isSecondFactor == true else {
+                throw AuthError.reauthenticationRequired(maxAge: Int(window), acr: .aal2)
+            }
+            if let password { return try verifyPassword(authenticated, password: password, ip: ip) }
+            return user
+        }
+        if let password { return try verifyPassword(authenticated, password: password, ip: ip) }
+        guard recent else { throw AuthError.reauthenticationRequired(maxAge: Int(window)) }
         return user
+    }
+
+    /// Re-authenticate with a second factor (`POST /v1/reauthenticate` with `code` or `recovery_code`): the
+    /// proof privileged changes of a user with a second factor need. The code is spent in the same transaction
+    /// that records the proof; a wrong one counts towards the session's lockout.
+    /// - Throws: `mfaNotEnabled`, `invalidMFACode`, `rateLimited`, `invalidSession`.
+    public func reauthenticate(_ authenticated: AuthenticatedUser, secondFactor proof: SecondFactorProof, ip: String?)
+        throws -> Reauthenticated
+    {
+        try enforceSessionLimits(authenticated.session.id)
+        guard let user = try ports.store.findUser(id: authenticated.session.userID) else {
+            throw AuthError.invalidSession
+        }
+        guard user.hasSecondFactor else { throw AuthError.mfaNotEnabled }
+        do {
+            return try recordPresence(authenticated, proof: .secondFactor(proof.method), user: user, ip: ip) { store in
+                try spendSecondFactor(proof, of: user.id, in: store)
+            }
+        } catch AuthError.invalidMFACode {
+            try recordReauthenticationFailure(authenticated, reason: "wrong_mfa_code", ip: ip)
+            throw AuthError.invalidMFACode
+        }
     }
 
     /// The session's own attempt limit and lockout (see `verifyPassword`).
@@ -121,9 +152,11 @@ extension AuthService {
         }
     }
 
-    /// The proof recorded with the session's new access token, in one statement.
+    /// The proof recorded with the session's new access token, in one statement (after `spend`, in the same
+    /// transaction, when the proof is a second factor: false from it is `invalidMFACode`, nothing recorded).
     private func recordPresence(
-        _ authenticated: AuthenticatedUser, proof: ReauthenticationCompletion.Proof, user: UserRecord, ip: String?
+        _ authenticated: AuthenticatedUser, proof: ReauthenticationCompletion.Proof, user: UserRecord, ip: String?,
+        spend: ((any AuthStore) throws -> Bool)? = nil
     ) throws -> Reauthenticated {
         let now = AccessTokenClaims.wholeSeconds(ports.clock.now())
         let tokens = makeSessionTokens(now: now)
@@ -133,9 +166,14 @@ extension AuthService {
             maxSessionAge: configuration.sessionMaxAge, forgiveFailuresOf: Self.reauthFailureKey(authenticated.session.id),
             audit: event(.reauthenticated, user: user.id, ip: ip, detail: [
                 "session_id": authenticated.session.id.description,
-                "with": { if case .password = proof { "password" } else { "email_code" } }(),
+                "with": Self.auditName(of: proof.method),
             ]))
-        switch try ports.store.completeReauthentication(completion) {
+        let result = try ports.store.transaction { store -> ReauthenticationResult? in
+            if let spend, try !spend(store) { return nil }
+            return try store.completeReauthentication(completion)
+        }
+        guard let result else { throw AuthError.invalidMFACode }
+        switch result {
         case .reauthenticated(let session):
             let issued = try issue(tokens, to: user, sessionID: session.id, session: session)
             return Reauthenticated(accessToken: issued.accessToken, accessTokenExpiresAt: issued.accessTokenExpiresAt,
@@ -144,6 +182,17 @@ extension AuthService {
         case .sessionEnded:
             if case .password = proof { throw AuthError.invalidCredentials }
             throw AuthError.invalidSession
+        }
+    }
+
+    /// How the audit log names a proof (`with`): the names it has always used.
+    static func auditName(of method: AuthenticationMethod) -> String {
+        switch method {
+        case .password: "password"
+        case .email: "email_code"
+        case .otp: "totp"
+        case .recoveryCode: "recovery_code"
+        case .multipleFactors: "mfa"
         }
     }
 

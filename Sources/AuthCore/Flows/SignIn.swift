@@ -13,12 +13,14 @@ extension AuthService {
     /// and failures only; the per-email limit and lockout, which anyone can feed by guessing from elsewhere,
     /// apply to clients without one. The per-address limit applies to everyone.
     /// - Parameter deviceToken: the `device_token` an earlier sign-in on this device returned, if any.
+    /// A user with an active second factor gets a challenge instead of a session (`completeSecondFactor` opens
+    /// it), only after everything above held, so the answer tells nothing to someone without the password.
     /// - Throws: `invalidEmail`, `rateLimited` (limits or lockout backoff), `invalidCredentials`,
     ///   `emailNotConfirmed`, `userDisabled`.
     public func signIn(
         email rawEmail: String, password rawPassword: String, deviceToken: String? = nil, ip: String?,
         userAgent: String?
-    ) throws -> IssuedSession {
+    ) throws -> SignInOutcome {
         let email = try EmailAddress(rawEmail)
         let (device, found) = try prepareSignIn(email, deviceToken: deviceToken, ip: ip)
 
@@ -38,6 +40,13 @@ extension AuthService {
         }
         if !user.isConfirmed {
             throw try refuse(.emailNotConfirmed, user: user, reason: "email_not_confirmed", forgiving: forgiven, ip: ip)
+        }
+        if user.hasSecondFactor {
+            // The password was right, and that is all this answer says: the second step opens the session.
+            let rehash = ports.hasher.needsRehash(user.passwordHash) ? try ports.hasher.hash(password) : nil
+            return .secondFactorRequired(try challenge(
+                for: user, firstFactor: .password, deviceTokenHash: device?.hash, ip: ip, userAgent: userAgent,
+                rehash: rehash, verifiedPasswordHash: user.passwordHash))
         }
 
         let now = ports.clock.now()
@@ -60,7 +69,7 @@ extension AuthService {
             // The password changed while it was being verified (a reset): the password it proved is gone.
             throw try refuse(.invalidCredentials, user: user, reason: "password_changed", ip: ip)
         }
-        return try issue(tokens, to: user, sessionID: session.id, deviceToken: issuedDeviceToken)
+        return .signedIn(try issue(tokens, to: user, sessionID: session.id, deviceToken: issuedDeviceToken))
     }
 
     /// The limits, the lockout and the user, from one read of the store (`SessionStore.prepareSignIn`): the
@@ -109,28 +118,39 @@ extension AuthService {
     }
 
     /// Counts the failure towards the email's lockout (which untrusted clients obey) and, from a trusted device,
-    /// towards that device's own; audits it (reason only, never the password) and returns the error. The failure
-    /// that reaches the cap since the last success mails the account's owner a reset link, in the same
-    /// transaction: password sign-in without a trusted device now waits for it.
+    /// towards that device's own; audits it (reason only, never the password) and returns the error.
     private func signInFailed(
         _ email: EmailAddress, device: PresentedDevice?, user: UserRecord?, reason: String, ip: String?
     ) throws -> AuthError {
+        try recordSignInFailure(emailKey: email.key, email: email.value, deviceHash: device?.hash, user: user,
+                                reason: reason, ip: ip)
+        return .invalidCredentials
+    }
+
+    /// A failed sign-in step (a wrong password, or a wrong second factor after a right one), in one transaction
+    /// with `also`: counted for the address's key and, when a trusted device vouched, for the device; audited as
+    /// `eventName` with the reason only. The failure that reaches the cap since the last success mails the
+    /// account's owner a reset link: sign-in without a trusted device now waits for it.
+    func recordSignInFailure(
+        emailKey: String, email: String? = nil, deviceHash: Data?, user: UserRecord?, reason: String, ip: String?,
+        eventName: AuditEventName = .signInFailed, also: (any AuthStore) throws -> Void = { _ in }
+    ) throws {
         let now = ports.clock.now()
         let forgetBefore = now.addingTimeInterval(-configuration.lockout.forgetAfter)
         try ports.store.transaction { store in
-            let failures = try store.recordSignInFailure(emailKey: email.key, at: now, forgetBefore: forgetBefore)
-            var detail = ["reason": reason, "email": email.value, "failures": String(failures.count)]
-            if let device {
-                let own = try store.recordDeviceFailure(tokenHash: device.hash, at: now, forgetBefore: forgetBefore)
+            try also(store)
+            let failures = try store.recordSignInFailure(emailKey: emailKey, at: now, forgetBefore: forgetBefore)
+            var detail = ["reason": reason, "email": email ?? user?.email ?? "", "failures": String(failures.count)]
+            if let deviceHash {
+                let own = try store.recordDeviceFailure(tokenHash: deviceHash, at: now, forgetBefore: forgetBefore)
                 detail["device_failures"] = String(own?.count ?? 0)
             }
             if let user, !user.isDisabled, failures.sinceSuccess == configuration.lockout.maxFailuresSinceSuccess {
                 try store.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now))
                 detail["reset_link_sent"] = "true"
             }
-            try store.record(event(.signInFailed, user: user?.id, ip: ip, detail: detail))
+            try store.record(event(eventName, user: user?.id, ip: ip, detail: detail))
         }
-        return .invalidCredentials
     }
 
     /// Audits a refusal after a correct password, forgetting the address's failures (`forgiving`, when the client

@@ -28,7 +28,7 @@ extension AuthService {
     /// - Throws: `invalidToken` (unknown, another purpose, or not the asking instance's secret), `tokenExpired`,
     ///   `tokenUsed`, `tokenSuperseded`, `userDisabled`, `rateLimited`.
     public func completeEmailSignIn(token: String, bindingSecret: String, ip: String?, userAgent: String?)
-        throws -> IssuedSession
+        throws -> SignInOutcome
     {
         try enforcePerIP(flow: "code", configuration.rateLimits.codePerIP, ip: ip)
         guard let binding = bindingDigest(bindingSecret) else { throw AuthError.invalidToken }
@@ -47,7 +47,7 @@ extension AuthService {
     ///   `invalidCode` for every other failure, so a code attempt tells nothing about the address.
     public func completeEmailSignIn(
         email: String, code: String, bindingSecret: String, ip: String?, userAgent: String?
-    ) throws -> IssuedSession {
+    ) throws -> SignInOutcome {
         let (_, key, owner) = try codeKey(email: email, code: code, purpose: .signIn, ip: ip)
         guard let binding = bindingDigest(bindingSecret) else { throw try wrongCode(owner, purpose: .signIn, ip: ip) }
         switch try redeemEmailSignIn(key, binding: binding, ip: ip, userAgent: userAgent) {
@@ -62,9 +62,10 @@ extension AuthService {
         }
     }
 
-    /// The redemption both ways share: session tokens and the device made up front, the store decides.
+    /// The redemption both ways share: session tokens and the device made up front, the store decides. For a
+    /// user with a second factor the store opens no session, and the same transaction stores a ticket instead.
     private func redeemEmailSignIn(_ key: TokenKey, binding: Data, ip: String?, userAgent: String?)
-        throws -> Redemption<IssuedSession>
+        throws -> Redemption<SignInOutcome>
     {
         let now = ports.clock.now()
         let tokens = makeSessionTokens(now: now)
@@ -78,9 +79,21 @@ extension AuthService {
             attemptLimit: configuration.codeAttempts,
             audit: AuditEvent(name: .emailSignInSucceeded, at: now, userID: nil, ip: ip,
                               detail: ["session_id": sessionID.description]))
-        switch try ports.store.completeEmailSignIn(completion) {
-        case .redeemed(let user):
-            return .redeemed(try issue(tokens, to: user, sessionID: sessionID, deviceToken: deviceToken))
+        let redemption = try ports.store.transaction { store -> Redemption<(UserRecord, SecondFactorChallenge?)> in
+            switch try store.completeEmailSignIn(completion) {
+            case .redeemed(let user) where user.hasSecondFactor:
+                return .redeemed((user, try challenge(for: user, firstFactor: .email, deviceTokenHash: nil, ip: ip,
+                                                      userAgent: userAgent, in: store)))
+            case .redeemed(let user): return .redeemed((user, nil))
+            case .refused(let refusal): return .refused(refusal)
+            }
+        }
+        switch redemption {
+        case .redeemed((_, let challenge?)):
+            return .redeemed(.secondFactorRequired(challenge))
+        case .redeemed((let user, nil)):
+            return .redeemed(.signedIn(try issue(tokens, to: user, sessionID: sessionID, deviceToken: deviceToken,
+                                                 methods: [.email])))
         case .refused(let refusal):
             return .refused(refusal)
         }

@@ -4,8 +4,9 @@ import Foundation
 /// Nothing in it is secret: any holder can read it; only the signature makes it trustworthy.
 ///
 /// Encodes with the JWT names: `iss`, `aud`, `sub` (user id), `sid` (session id), `iat` and `exp` (NumericDate:
-/// whole seconds since 1970), `jti`, `email`, `email_verified`, and `auth_time` (RFC 9068 §2.2.1: when the user
-/// last proved presence on the session; optional when decoding, for tokens issued before it existed). Decoding is strict: every claim must be there
+/// whole seconds since 1970), `jti`, `email`, `email_verified`, `auth_time` (RFC 9068 §2.2.1: when the user
+/// last proved presence on the session), `acr` and `amr` (how; all three optional when decoding, for tokens issued
+/// before they existed). Decoding is strict: every claim must be there
 /// with its type (`aud` a single string), so a token that is not exactly Latch's shape fails to decode.
 public struct AccessTokenClaims: Hashable, Sendable, Codable {
     public var issuer: String
@@ -21,12 +22,19 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
     public var emailVerified: Bool
     /// `Session.authTime` when the token was issued.
     public var authTime: Date?
+    /// The session's assurance (`acr`, RFC 9068 §2.2.1); optional when decoding, as `auth_time` is.
+    public var assurance: AssuranceLevel?
+    /// How the session was opened (`amr`, RFC 8176: an array of method names).
+    public var methods: [AuthenticationMethod]?
 
     /// Times are cut to whole seconds, as they are written.
     public init(
         issuer: String, audience: String, subject: UserID, sessionID: SessionID, issuedAt: Date, expiresAt: Date,
-        tokenID: String, email: String, emailVerified: Bool, authTime: Date? = nil
+        tokenID: String, email: String, emailVerified: Bool, authTime: Date? = nil, assurance: AssuranceLevel? = nil,
+        methods: [AuthenticationMethod]? = nil
     ) {
+        self.assurance = assurance
+        self.methods = methods
         self.authTime = authTime.map(Self.wholeSeconds)
         self.issuer = issuer
         self.audience = audience
@@ -50,6 +58,8 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         case email
         case emailVerified = "email_verified"
         case authTime = "auth_time"
+        case assurance = "acr"
+        case methods = "amr"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +75,8 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         emailVerified = try container.decode(Bool.self, forKey: .emailVerified)
         authTime = try container.decodeIfPresent(Int64.self, forKey: .authTime)
             .map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        assurance = try container.decodeIfPresent(AssuranceLevel.self, forKey: .assurance)
+        methods = try container.decodeIfPresent([AuthenticationMethod].self, forKey: .methods)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,6 +91,8 @@ public struct AccessTokenClaims: Hashable, Sendable, Codable {
         try container.encode(email, forKey: .email)
         try container.encode(emailVerified, forKey: .emailVerified)
         try container.encodeIfPresent(authTime.map { Int64($0.timeIntervalSince1970) }, forKey: .authTime)
+        try container.encodeIfPresent(assurance, forKey: .assurance)
+        try container.encodeIfPresent(methods, forKey: .methods)
     }
 
     /// NumericDate is whole seconds; rounding down keeps a token from outliving the expiry the store recorded.

@@ -37,6 +37,22 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case reauthenticated
     /// A re-authentication code was mailed to a signed-in session's user.
     case reauthenticationCodeSent = "reauthentication_code_sent"
+    /// A TOTP enrolment began (the factor is pending until a code activates it).
+    case secondFactorEnrolmentStarted = "mfa_enrolment_started"
+    /// A TOTP factor became active (the user's other sessions ended).
+    case secondFactorActivated = "mfa_activated"
+    /// The user removed a factor.
+    case secondFactorRemoved = "mfa_removed"
+    /// An operator removed every factor and recovery code of the user (latchctl mfa reset).
+    case secondFactorReset = "mfa_reset"
+    /// The user's recovery codes were replaced by a new set.
+    case recoveryCodesReplaced = "recovery_codes_replaced"
+    /// A correct first factor of a user with a second factor: a ticket, no session.
+    case secondFactorRequested = "mfa_requested"
+    /// A second factor completed a sign-in.
+    case secondFactorSucceeded = "mfa_succeeded"
+    /// A wrong TOTP or recovery code (sign-in, re-authentication, activation or reset).
+    case secondFactorFailed = "mfa_failed"
     /// A typed code matched no live token (never the code itself).
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.

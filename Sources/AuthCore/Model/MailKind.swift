@@ -26,4 +26,10 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case signIn = "sign_in"
     /// "Your code to confirm it's you": a code without a link, for re-authentication of a signed-in session.
     case reauthenticationCode = "reauthentication_code"
+    /// "Two-step verification is on": a notice, no link.
+    case secondFactorEnabled = "mfa_enabled"
+    /// "An authenticator was removed" (by the user, or every factor by an operator): a notice, no link.
+    case secondFactorRemoved = "mfa_removed"
+    /// "A recovery code was used to sign in": a notice, with how many are left.
+    case recoveryCodeUsed = "recovery_code_used"
 }

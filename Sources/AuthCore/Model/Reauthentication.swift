@@ -32,6 +32,17 @@ public struct ReauthenticationCompletion: Hashable, Sendable {
         case password(verifiedHash: String)
         /// The code typed: its digest, and how many wrong codes the session's code survives.
         case code(digest: Data, attemptLimit: Int)
+        /// A TOTP code or recovery code, already spent in the same transaction.
+        case secondFactor(AuthenticationMethod)
+
+        /// What `sessions.reauthenticated_with` records.
+        public var method: AuthenticationMethod {
+            switch self {
+            case .password: .password
+            case .code: .email
+            case .secondFactor(let method): method
+            }
+        }
     }
 
     public var sessionID: SessionID

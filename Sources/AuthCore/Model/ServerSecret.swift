@@ -54,4 +54,8 @@ public enum SecretPurpose: String, Sendable, CaseIterable {
     case signingKeyEncryption = "latch/signing-key-encryption/v1"
     /// HMAC keys of outbox Message-IDs: the row id is a counter shared by every account and must not show in mail.
     case mailMessageIDs = "latch/mail-message-ids/v1"
+    /// AES-256-GCM keys of the TOTP factors' shared secrets.
+    case totpSecretEncryption = "latch/totp-secret-encryption/v1"
+    /// HMAC keys of recovery codes (`mfa_recovery_codes.code_hmac`).
+    case recoveryCodes = "latch/recovery-codes/v1"
 }

@@ -21,12 +21,22 @@ public struct Session: Hashable, Sendable {
     public var authenticatedAt: Date
     /// When the user last proved it again on this session (`POST /v1/reauthenticate`), if ever.
     public var reauthenticatedAt: Date?
+    /// How the latest re-authentication was proven: a user with a second factor needs one proven with it.
+    public var reauthenticatedWith: AuthenticationMethod?
+    /// The assurance the session was opened with (raised by activating a factor on it): the tokens' `acr`.
+    public var assurance: AssuranceLevel
+    /// The methods that opened it (RFC 8176): the tokens' `amr`.
+    public var methods: [AuthenticationMethod]
 
     public init(
         id: SessionID, userID: UserID, accessExpiresAt: Date, refreshExpiresAt: Date, createdAt: Date,
         revokedAt: Date? = nil, userAgent: String?, ip: String?, passwordVersion: Int = 1, authenticatedAt: Date? = nil,
-        reauthenticatedAt: Date? = nil
+        reauthenticatedAt: Date? = nil, reauthenticatedWith: AuthenticationMethod? = nil,
+        assurance: AssuranceLevel = .aal1, methods: [AuthenticationMethod] = [.password]
     ) {
+        self.reauthenticatedWith = reauthenticatedWith
+        self.assurance = assurance
+        self.methods = methods
         self.authenticatedAt = authenticatedAt ?? createdAt
         self.reauthenticatedAt = reauthenticatedAt
         self.passwordVersion = passwordVersion

@@ -15,12 +15,17 @@ public struct UserRecord: Hashable, Sendable {
     public var updatedAt: Date
     /// Bumped by every password change; one-time tokens redeem only under the version they were issued with.
     public var passwordVersion: Int
+    /// Whether the user has an active second factor (read with the row: every first-factor sign-in and every
+    /// privileged change asks).
+    public var hasSecondFactor: Bool
 
     public init(
         id: UserID, email: String, passwordHash: String, emailConfirmedAt: Date? = nil,
-        disabledAt: Date? = nil, createdAt: Date, updatedAt: Date, passwordVersion: Int = 1
+        disabledAt: Date? = nil, createdAt: Date, updatedAt: Date, passwordVersion: Int = 1,
+        hasSecondFactor: Bool = false
     ) {
         self.id = id
+        self.hasSecondFactor = hasSecondFactor
         self.email = email
         self.passwordHash = passwordHash
         self.passwordVersion = passwordVersion

@@ -27,6 +27,12 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var privilegedMaxAge: TimeInterval
     /// Lifetime of a re-authentication code mailed to a signed-in user (10 min).
     public var reauthenticationCodeTTL: TimeInterval
+    /// The issuer authenticator apps show beside a TOTP factor (`LATCH_MFA_ISSUER`, "Latch").
+    public var mfaIssuer: String
+    /// How long a pending TOTP enrolment waits for its first code (10 min).
+    public var enrolmentTTL: TimeInterval = 10 * 60
+    /// How long a second-factor ticket lives after a correct first factor (5 min).
+    public var secondFactorTicketTTL: TimeInterval = 5 * 60
     /// Where mailed links point (`LATCH_LINK_BASE`, `LATCH_APP_SCHEME`).
     public var deepLinks: DeepLinkConfiguration
     /// The signed access tokens' issuer, audience and key publication.
@@ -46,6 +52,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         emailSignIn: Bool = true,
         privilegedMaxAge: TimeInterval = 10 * 60,
         reauthenticationCodeTTL: TimeInterval = 10 * 60,
+        mfaIssuer: String = "Latch",
         deepLinks: DeepLinkConfiguration,
         accessTokens: AccessTokenConfiguration? = nil
     ) {
@@ -62,6 +69,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         self.emailSignIn = emailSignIn
         self.privilegedMaxAge = privilegedMaxAge
         self.reauthenticationCodeTTL = reauthenticationCodeTTL
+        self.mfaIssuer = mfaIssuer
         self.deepLinks = deepLinks
         // The link base is latchd's public origin, so it is the issuer unless configured otherwise.
         let base = deepLinks.linkBase.absoluteString

@@ -48,7 +48,18 @@ public enum AuthError: Error, Hashable, Sendable {
     /// A privileged change (password, address, deletion) without proof of presence: the current password in the
     /// request, or a re-authentication of this session within `maxAge` seconds. Suggested 401 with RFC 9470's
     /// `insufficient_user_authentication` challenge.
-    case reauthenticationRequired(maxAge: Int)
+    case reauthenticationRequired(maxAge: Int, acr: AssuranceLevel? = nil)
+    /// The second-factor ticket is unknown, used, expired or ended by wrong codes: sign in again. Suggested 401.
+    case invalidMFATicket
+    /// A TOTP code or recovery code that proves nothing: wrong, malformed, of a step used already, or spent.
+    /// Suggested 400.
+    case invalidMFACode
+    /// A password reset of an account with a second factor, without one. Suggested 400.
+    case mfaRequired
+    /// A second-factor request for an account without an active factor. Suggested 409.
+    case mfaNotEnabled
+    /// No such factor of this user (unknown, someone else's, expired or already active). Suggested 404.
+    case factorNotFound
 
     /// Stable machine-readable code.
     public var code: String {
@@ -73,6 +84,11 @@ public enum AuthError: Error, Hashable, Sendable {
         case .refreshTokenReused: "refresh_token_reused"
         case .invalidAccessToken: "invalid_token"
         case .reauthenticationRequired: "reauthentication_required"
+        case .invalidMFATicket: "invalid_mfa_ticket"
+        case .invalidMFACode: "invalid_mfa_code"
+        case .mfaRequired: "mfa_required"
+        case .mfaNotEnabled: "mfa_not_enabled"
+        case .factorNotFound: "factor_not_found"
         }
     }
 
@@ -98,7 +114,14 @@ public enum AuthError: Error, Hashable, Sendable {
         case .sessionExpired: "The session has expired."
         case .refreshTokenReused: "This refresh token was already used; every session from it has been signed out."
         case .invalidAccessToken: "The access token is not valid; refresh the session or sign in again."
+        case .reauthenticationRequired(_, .some(.aal2)):
+            "Confirm it's you first: re-authenticate with a code from your authenticator or a recovery code."
         case .reauthenticationRequired: "Confirm it's you first: send the current password, or re-authenticate."
+        case .invalidMFATicket: "This sign-in attempt has ended; sign in again."
+        case .invalidMFACode: "That code is not valid. Use the current code from your authenticator, or a recovery code."
+        case .mfaRequired: "This account has two-step verification: send a code from the authenticator or a recovery code."
+        case .mfaNotEnabled: "This account has no two-step verification."
+        case .factorNotFound: "There is no such authenticator."
         }
     }
 

@@ -10,11 +10,15 @@ public struct AuthPorts: Sendable {
     public var codes: any OneTimeCodes
     public var clock: any WallClock
     public var composer: any MailComposer
+    /// TOTP secrets and codes, recovery codes.
+    public var secondFactors: any SecondFactorSecrets
 
     public init(
         store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator,
-        accessTokens: any AccessTokenSigner, codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer
+        accessTokens: any AccessTokenSigner, codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer,
+        secondFactors: any SecondFactorSecrets
     ) {
+        self.secondFactors = secondFactors
         self.store = store
         self.hasher = hasher
         self.tokenGenerator = tokenGenerator

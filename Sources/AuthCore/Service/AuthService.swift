@@ -100,14 +100,15 @@ public struct AuthService: Sendable {
     /// lifetime).
     func issue(
         _ tokens: SessionTokens, to user: UserRecord, sessionID: SessionID, session: Session? = nil,
-        deviceToken: String? = nil
+        deviceToken: String? = nil, assurance: AssuranceLevel = .aal1, methods: [AuthenticationMethod] = [.password]
     ) throws -> IssuedSession {
         let settings = configuration.accessTokens
         let claims = AccessTokenClaims(
             issuer: settings.issuer, audience: settings.audience, subject: user.id, sessionID: sessionID,
             issuedAt: tokens.issuedAt, expiresAt: session?.accessExpiresAt ?? tokens.accessExpiresAt,
             tokenID: tokens.accessTokenID, email: user.email, emailVerified: user.isConfirmed,
-            authTime: session?.authTime ?? tokens.issuedAt)
+            authTime: session?.authTime ?? tokens.issuedAt, assurance: session?.assurance ?? assurance,
+            methods: session?.methods ?? methods)
         return IssuedSession(
             accessToken: try ports.accessTokens.sign(claims), refreshToken: tokens.refreshToken,
             accessTokenExpiresAt: claims.expiresAt,

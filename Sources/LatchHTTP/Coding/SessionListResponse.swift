@@ -11,9 +11,10 @@ struct SessionListResponse: Encodable {
         let userAgent: String?
         let ip: String?
         let current: Bool
+        let aal: AssuranceLevel
 
         enum CodingKeys: String, CodingKey {
-            case id, ip, current
+            case id, ip, current, aal
             case createdAt = "created_at"
             case lastUsedAt = "last_used_at"
             case userAgent = "user_agent"
@@ -28,6 +29,7 @@ struct SessionListResponse: Encodable {
             try container.encode(userAgent, forKey: .userAgent)
             try container.encode(ip, forKey: .ip)
             try container.encode(current, forKey: .current)
+            try container.encode(aal, forKey: .aal)
         }
     }
 
@@ -36,7 +38,8 @@ struct SessionListResponse: Encodable {
     init(_ activity: [SessionActivity], current: SessionID) {
         sessions = activity.map {
             Entry(id: $0.session.id, createdAt: $0.session.createdAt, lastUsedAt: $0.lastUsedAt,
-                  userAgent: $0.session.userAgent, ip: $0.session.ip, current: $0.session.id == current)
+                  userAgent: $0.session.userAgent, ip: $0.session.ip, current: $0.session.id == current,
+                  aal: $0.session.assurance)
         }
     }
 }

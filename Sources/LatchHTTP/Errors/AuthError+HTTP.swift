@@ -11,11 +11,11 @@ extension AuthError: HTTPResponseError {
         switch self {
         case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
         case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken,
-             .reauthenticationRequired: .unauthorized
+             .reauthenticationRequired, .invalidMFATicket: .unauthorized
         case .emailNotConfirmed, .userDisabled: .forbidden
-        case .invalidToken, .tokenExpired, .invalidCode: .badRequest
-        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken: .conflict
-        case .sessionNotFound: .notFound
+        case .invalidToken, .tokenExpired, .invalidCode, .invalidMFACode, .mfaRequired: .badRequest
+        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken, .mfaNotEnabled: .conflict
+        case .sessionNotFound, .factorNotFound: .notFound
         case .rateLimited: .tooManyRequests
         }
     }
@@ -27,8 +27,9 @@ extension AuthError: HTTPResponseError {
         case .rateLimited(let seconds): ["Retry-After": String(seconds)]
         case .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken:
             ["WWW-Authenticate": Self.invalidTokenChallenge]
-        case .reauthenticationRequired(let maxAge):
-            ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", max_age="# + String(maxAge)]
+        case .reauthenticationRequired(let maxAge, let acr):
+            ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", "#
+                + (acr.map { #"acr_values=""# + $0.rawValue + #"", "# } ?? "") + "max_age=" + String(maxAge)]
         default: HTTPHeaders()
         }
     }

@@ -27,7 +27,7 @@ struct EmailSignInRoutes: Sendable {
     func verify(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try EmailSignInVerifyBody.decode(from: request)
         let client = context.clients.resolve(request)
-        let session = switch try body.redemption() {
+        let outcome = switch try body.redemption() {
         case .token(let token):
             try context.auth.completeEmailSignIn(token: token, bindingSecret: body.bindingSecret, ip: client.ip,
                                                  userAgent: client.userAgent)
@@ -35,6 +35,6 @@ struct EmailSignInRoutes: Sendable {
             try context.auth.completeEmailSignIn(email: email, code: code, bindingSecret: body.bindingSecret,
                                                  ip: client.ip, userAgent: client.userAgent)
         }
-        return APIJSON.response(SessionResponse(session))
+        return SignInRoutes.response(outcome)
     }
 }

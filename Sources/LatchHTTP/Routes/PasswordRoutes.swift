@@ -23,10 +23,13 @@ struct PasswordRoutes: Sendable {
     func reset(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try PasswordResetBody.decode(from: request)
         let ip = context.clients.clientIP(request)
+        let secondFactor = try body.secondFactorProof()
         let user = switch try body.redemption() {
-        case .token(let token): try context.auth.resetPassword(token: token, newPassword: body.password, ip: ip)
+        case .token(let token):
+            try context.auth.resetPassword(token: token, newPassword: body.password, secondFactor: secondFactor, ip: ip)
         case .code(let email, let code):
-            try context.auth.resetPassword(email: email, code: code, newPassword: body.password, ip: ip)
+            try context.auth.resetPassword(email: email, code: code, newPassword: body.password,
+                                           secondFactor: secondFactor, ip: ip)
         }
         return APIJSON.response(PasswordResetResponse(user: user))
     }

@@ -23,6 +23,7 @@ struct ReauthenticationRoutes: Sendable {
         let proven = switch try body.proof() {
         case .password(let password): try context.auth.reauthenticate(authenticated, password: password, ip: ip)
         case .emailCode(let code): try context.auth.reauthenticate(authenticated, emailCode: code, ip: ip)
+        case .secondFactor(let proof): try context.auth.reauthenticate(authenticated, secondFactor: proof, ip: ip)
         }
         return APIJSON.response(ReauthenticationResponse(proven))
     }

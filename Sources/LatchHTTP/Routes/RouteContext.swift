@@ -6,6 +6,8 @@ import HTTPServer
 struct RouteContext: Sendable {
     let auth: AuthService
     let clients: ClientInfoResolver
+    /// Second-factor sign-ins and failures, which `/metrics` reports.
+    let secondFactorMetrics: SecondFactorMetrics
 
     var bearer: BearerAuthenticator { BearerAuthenticator(auth: auth) }
 }

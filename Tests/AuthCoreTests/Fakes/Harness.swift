@@ -19,6 +19,7 @@ struct Harness {
     let accessTokens = FakeAccessTokenSigner()
     let clock = ManualClock()
     let composer = RecordingComposer()
+    let secondFactors = FakeSecondFactorSecrets()
     let service: AuthService
 
     static let password = "correct horse battery"
@@ -30,7 +31,7 @@ struct Harness {
         configure(&configuration)
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator,
                               accessTokens: accessTokens, codes: codes, clock: clock,
-                              composer: composer)
+                              composer: composer, secondFactors: secondFactors)
         service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
     }
 
@@ -48,7 +49,12 @@ struct Harness {
         return try service.confirm(token: token, ip: Self.ip, userAgent: Self.agent)
     }
 
+    /// A password sign-in that must open a session (a user without a second factor).
     func signIn(_ email: String = "alice@example.com", password: String = Harness.password) throws -> IssuedSession {
+        try signInOutcome(email, password: password).session.unwrapped("a session, not a second-factor challenge")
+    }
+
+    func signInOutcome(_ email: String = "alice@example.com", password: String = Harness.password) throws -> SignInOutcome {
         try service.signIn(email: email, password: password, ip: Self.ip, userAgent: Self.agent)
     }
 
@@ -75,5 +81,17 @@ struct Harness {
         store.snapshot.audit.flatMap { event in
             [event.ip ?? "", event.userID?.description ?? ""] + Array(event.detail.keys) + Array(event.detail.values)
         }
+    }
+}
+
+/// A value a test expected to be there.
+struct MissingValue: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension Optional {
+    func unwrapped(_ what: String) throws -> Wrapped {
+        guard let self else { throw MissingValue(description: "expected \(what)") }
+        return self
     }
 }

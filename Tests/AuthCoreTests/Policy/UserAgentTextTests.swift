@@ -23,7 +23,7 @@ import Testing
         let h = Harness()
         try h.confirmedUser()
         let issued = try h.service.signIn(email: "alice@example.com", password: Harness.password, ip: nil,
-                                          userAgent: "app\u{1B}[31m/1.0")
+                                          userAgent: "app\u{1B}[31m/1.0").session.unwrapped("a session")
         #expect(try h.service.authenticate(accessToken: issued.accessToken).session.userAgent == "app[31m/1.0")
     }
 }

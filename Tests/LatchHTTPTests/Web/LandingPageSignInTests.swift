@@ -55,7 +55,7 @@ import Testing
         #expect(record.purpose == .signIn && record.usedAt == nil)
         // The app that asked still signs in with it.
         let issued = try web.auth.completeEmailSignIn(token: token, bindingSecret: secret, ip: nil, userAgent: nil)
-        #expect(issued.user.email == "ada@example.com")
+        #expect(issued.session?.user.email == "ada@example.com")
     }
 
     @Test func thereIsNoPostAndARefusedPostSpendsNothing() throws {

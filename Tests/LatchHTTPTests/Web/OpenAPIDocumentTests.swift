@@ -95,7 +95,8 @@ import Testing
             .invalidEmail, .weakPassword(.passwordTooShort), .invalidCredentials, .emailNotConfirmed, .userDisabled,
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
             .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken, .emailTaken, .emailUnchanged, .sessionNotFound,
-            .reauthenticationRequired(maxAge: 600),
+            .reauthenticationRequired(maxAge: 600), .invalidMFATicket, .invalidMFACode, .mfaRequired, .mfaNotEnabled,
+            .factorNotFound,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,

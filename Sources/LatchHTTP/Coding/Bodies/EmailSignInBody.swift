@@ -44,10 +44,14 @@ struct EmailSignInVerifyBody: APIRequestBody {
 struct ReauthenticationBody: APIRequestBody {
     let password: String?
     let emailCode: String?
+    let code: String?
+    let recoveryCode: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case password
         case emailCode = "email_code"
+        case code
+        case recoveryCode = "recovery_code"
     }
 
     func validate() throws(APIError) {
@@ -57,9 +61,15 @@ struct ReauthenticationBody: APIRequestBody {
     enum Proof {
         case password(String)
         case emailCode(String)
+        case secondFactor(SecondFactorProof)
     }
 
     func proof() throws(APIError) -> Proof {
+        let secondFactor = try Self.secondFactorProof(code: code, recoveryCode: recoveryCode)
+        if let secondFactor, password == nil, emailCode == nil { return .secondFactor(secondFactor) }
+        if code != nil || recoveryCode != nil {
+            throw .invalidField("password, email_code, code or recovery_code (exactly one)")
+        }
         switch (password, emailCode) {
         case (let password?, nil):
             try FieldLimits.check(password, field: "password", maxCharacters: FieldLimits.passwordCharacters)
@@ -68,7 +78,7 @@ struct ReauthenticationBody: APIRequestBody {
             try FieldLimits.check(code, field: "email_code", maxBytes: FieldLimits.codeBytes)
             return .emailCode(code)
         default:
-            throw .invalidField("password, or email_code (exactly one of the two)")
+            throw .invalidField("password, email_code, code or recovery_code (exactly one)")
         }
     }
 }
