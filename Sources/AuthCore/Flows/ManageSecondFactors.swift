@@ -31,7 +31,7 @@ extension AuthService {
         let now = ports.clock.now()
         let factorID = FactorID()
         let secret = ports.secondFactors.makeTOTPSecret()
-        let name = Self.factorName(rawName)
+        let name = FactorName.cleaned(rawName)
         let factor = TOTPFactorRecord(
             id: factorID, userID: user.id, name: name,
             sealedSecret: try ports.secondFactors.seal(totpSecret: secret, userID: user.id, factorID: factorID),
@@ -129,15 +129,6 @@ extension AuthService {
                 "session_id": authenticated.session.id.description,
             ]))
         }
-    }
-
-    /// A factor's name as shown: trimmed, control characters dropped, at most 64 characters, "Authenticator" when
-    /// nothing is left.
-    static func factorName(_ raw: String?) -> String {
-        let cleaned = String(String.UnicodeScalarView((raw ?? "").unicodeScalars.filter {
-            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        })).trimmingCharacters(in: .whitespacesAndNewlines)
-        return cleaned.isEmpty ? "Authenticator" : String(cleaned.prefix(64))
     }
 
     /// `methods` with `added` appended where missing, in order.
