@@ -34,23 +34,25 @@ extension PostgresAuthStore {
             """, retry: .onConnectionLoss).map(Self.factor)
     }
 
-    /// One statement: the user's pending factor deleted first (the partial unique index allows one), the new one
-    /// inserted, the audit row written.
+    /// The user's pending factor deleted first (the partial unique index allows one), then the new one inserted
+    /// with its audit row, in one transaction.
     public func storePendingFactor(_ factor: TOTPFactorRecord, audit: AuditEvent) throws {
-        try database.query("""
-            WITH replaced AS (
+        try withTransaction { store in
+            try store.database.query("""
                 DELETE FROM mfa_factors WHERE user_id = \(factor.userID.rawValue) AND activated_at IS NULL
-            ), stored AS (
-                INSERT INTO mfa_factors (id, user_id, name, sealed_secret, created_at, expires_at)
-                SELECT \(factor.id.rawValue), \(factor.userID.rawValue), \(factor.name)::text, \(factor.sealedSecret),
-                       \(factor.createdAt), \(factor.expiresAt)
-                WHERE (SELECT count(*) FROM replaced) >= 0
-                RETURNING user_id
-            ), audited AS (
-                \(try auditInsert(audit, forUserOf: "stored"))
-            )
-            SELECT count(*) FROM stored
-            """)
+                """)
+            try store.database.query("""
+                WITH stored AS (
+                    INSERT INTO mfa_factors (id, user_id, name, sealed_secret, created_at, expires_at)
+                    VALUES (\(factor.id.rawValue), \(factor.userID.rawValue), \(factor.name)::text, \(factor.sealedSecret),
+                            \(factor.createdAt), \(factor.expiresAt))
+                    RETURNING user_id
+                ), audited AS (
+                    \(try store.auditInsert(audit, forUserOf: "stored"))
+                )
+                SELECT count(*) FROM stored
+                """)
+        }
     }
 
     public func pendingFactor(id: FactorID, userID: UserID, now: Date, attemptLimit: Int) throws -> TOTPFactorRecord? {
