@@ -128,9 +128,11 @@ struct LandingPageRoutes: Sendable {
             let ip = clients.clientIP(request)
             switch form.credential {
             case .token(let token):
-                try auth.resetPassword(token: token, newPassword: form.password ?? "", ip: ip)
+                try auth.resetPassword(token: token, newPassword: form.password ?? "",
+                                       secondFactor: form.secondFactorProof, ip: ip)
             case .typedCode(let email, let code):
-                try auth.resetPassword(email: email, code: code, newPassword: form.password ?? "", ip: ip)
+                try auth.resetPassword(email: email, code: code, newPassword: form.password ?? "",
+                                       secondFactor: form.secondFactorProof, ip: ip)
             }
             return respond(LandingPage(flow: .reset, state: .done))
         } catch {

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import HTTPServer
 
 /// A landing-page POST that passed every check, in order: from our own page (`CrossSiteGuard`), a form body,
@@ -14,6 +15,18 @@ struct LandingFormSubmission: Sendable {
     let csrf: String
     /// Only for the reset form.
     let password: String?
+    /// Only for the reset form, and only for an account with a second factor: what was typed in the optional
+    /// authenticator-code field (empty or absent: none).
+    let secondFactor: String?
+
+    /// The reset form's optional second-factor field.
+    static let secondFactorField = "mfa_code"
+
+    /// The typed second factor: six digits are a TOTP code, anything else is tried as a recovery code.
+    var secondFactorProof: SecondFactorProof? {
+        guard let typed = secondFactor?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else { return nil }
+        return TOTPPolicy.normalized(typed) != nil ? .totp(typed) : .recoveryCode(typed)
+    }
 
     /// The checks that need no database, so a forged or broken POST costs nothing.
     struct Checks: Sendable {
@@ -34,6 +47,8 @@ struct LandingFormSubmission: Sendable {
             }
             csrf = try form.value(CSRFCookie.fieldName, maxBytes: FieldLimits.tokenBytes)
             password = flow == .reset ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
+            secondFactor = flow == .reset && form.has(Self.secondFactorField)
+                ? try form.value(Self.secondFactorField, maxBytes: FieldLimits.recoveryCodeBytes) : nil
         } catch .unsupportedMediaType {
             throw Refusal(state: .unsupportedMediaType)
         } catch {

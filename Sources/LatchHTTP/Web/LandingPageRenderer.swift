@@ -61,7 +61,9 @@ struct LandingPageRenderer: Sendable {
         html += "<input type=\"hidden\" name=\"\(CSRFCookie.fieldName)\" value=\"\(e(csrf))\">\n"
         switch form {
         case .confirmAddress, .changeAddress: break
-        case .newPassword: html += passwordField(problem: problem(of: page.state))
+        case .newPassword:
+            html += passwordField(problem: problem(of: page.state))
+            html += secondFactorField()
         }
         html += "<button type=\"submit\">\(e(form.submitLabel))</button>\n"
         return html + "</form>\n"
@@ -82,6 +84,16 @@ struct LandingPageRenderer: Sendable {
             + (problem == nil ? "" : " aria-invalid=\"true\"") + ">\n"
         html += "<p id=\"password-hint\" class=\"hint\">Between \(minimum) and \(maximum) characters.</p>\n"
         return html
+    }
+
+    /// Optional: only an account with two-step verification needs it (a reset must not get around it); the
+    /// server says so next to the password when it is missing.
+    private func secondFactorField() -> String {
+        let name = LandingFormSubmission.secondFactorField
+        return "<label for=\"\(name)\">Authenticator code or recovery code</label>\n"
+            + "<input id=\"\(name)\" name=\"\(name)\" type=\"text\" autocomplete=\"one-time-code\" "
+            + "maxlength=\"\(FieldLimits.recoveryCodeBytes)\" aria-describedby=\"\(name)-hint\">\n"
+            + "<p id=\"\(name)-hint\" class=\"hint\">Only if you turned on two-step verification.</p>\n"
     }
 
     private func problem(of state: LandingPageState) -> String? {

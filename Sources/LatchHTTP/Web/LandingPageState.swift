@@ -35,6 +35,8 @@ enum LandingPageState: Hashable, Sendable {
     init(refusal error: AuthError) {
         self = switch error {
         case .weakPassword(let reason): .ready(problem: reason.message)
+        // The account has a second factor: the form again, asking for it (the link still works).
+        case .mfaRequired, .invalidMFACode: .ready(problem: error.message)
         case .tokenExpired: .expired
         case .tokenUsed: .used
         case .tokenSuperseded: .superseded

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTesting
 import Foundation
 import HTTPServer
 import Testing
@@ -135,6 +136,32 @@ import Testing
                                    cookie: csrf)
         #expect(expired.status == .badRequest)
         #expect(expired.text.contains(#"data-state="expired""#))
+    }
+
+    /// A reset must not get around two-step verification: the page asks for the factor and keeps the link until
+    /// it is given; a recovery code typed in the same field works.
+    @Test func anEnrolledAccountsResetNeedsTheSecondFactor() throws {
+        let web = try WebHarness()
+        let (token, csrf) = try requestReset(web)
+        #expect(web.get("/resetPassword?token=\(token)").text.contains(#"name="mfa_code""#))
+        let recoveryCode = "ABCD-EFGH-JKMN-PQRS"
+        web.store.state.withLock { state in
+            let id = state.users.values.first { $0.email == "ada@example.com" }!.id
+            state.users[id]?.hasSecondFactor = true
+            let digest = FakeSecondFactorSecrets().digest(recoveryCode: "ABCDEFGHJKMNPQRS", userID: id)
+            state.recoveryCodes[id] = [digest: nil]
+        }
+        let missing = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase")],
+                                   cookie: csrf)
+        #expect(missing.status == .unprocessableContent)
+        #expect(missing.text.contains(AuthError.mfaRequired.message))
+        let wrong = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase"),
+                                                    ("mfa_code", "123456")], cookie: csrf)
+        #expect(wrong.text.contains(AuthError.invalidMFACode.message))
+        let done = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase"),
+                                                   ("mfa_code", recoveryCode.lowercased())], cookie: csrf)
+        #expect(done.status == .ok)
+        #expect(done.text.contains(#"data-state="done""#))
     }
 
     /// Signs up, confirms, asks for a reset and opens the reset page.
