@@ -114,17 +114,33 @@ struct PostgresAdminStoreTests {
         _ = try fixture.store.recordHit(key: "new", windowStart: fixture.at(50 * day))
         _ = try fixture.store.recordSignInFailure(emailKey: "old", at: fixture.t0, forgetBefore: fixture.t0)
         try fixture.store.record(AuditEvent(name: .signUp, at: fixture.t0, userID: ann.id, ip: nil))
+        // A second-factor ticket and an enrolment that ended on day 0, and a ticket still live on day 50.
+        for (seconds, hash) in [(TimeInterval(10), Data(repeating: 1, count: 32)), (50 * day, Data(repeating: 2, count: 32))] {
+            try fixture.store.issueTicket(
+                NewSecondFactorTicket(hash: hash, userID: ann.id, passwordVersion: 1, firstFactor: .password,
+                                      emailKey: "ann@example.com", deviceTokenHash: nil, ip: nil, userAgent: nil,
+                                      createdAt: fixture.at(seconds), expiresAt: fixture.at(seconds + 300)),
+                rehash: nil, verifiedPasswordHash: nil,
+                audit: AuditEvent(name: .secondFactorRequested, at: fixture.at(seconds), userID: ann.id, ip: nil))
+        }
+        try fixture.store.storePendingFactor(
+            TOTPFactorRecord(id: FactorID(), userID: ann.id, name: "Phone", sealedSecret: Data(count: 48),
+                             createdAt: fixture.at(10), expiresAt: fixture.at(610)),
+            audit: AuditEvent(name: .secondFactorEnrolmentStarted, at: fixture.at(10), userID: ann.id, ip: nil))
 
         // Ann never confirmed: a long unconfirmed TTL keeps her here (the accounts' purge is tested below).
         let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day)
+        #expect(try fixture.count("SELECT count(*) FROM mfa_tickets") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM mfa_factors") == 0)
         // Each sign-in trusted its device for a day: the two from day 0 are long gone, day 50's is not.
-        #expect(result == PurgeResult(tokens: 1, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
+        #expect(result == PurgeResult(tokens: 3, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
                                       signInFailures: 1, trustedDevices: 2))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirm)) == nil)
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(live.access)) != nil)
         #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1)
         #expect(try fixture.count("SELECT count(*) FROM rate_limits") == 1)
-        #expect(try fixture.admin.listAudit().count == 4, "the audit log is kept: the sign-up and three sign-ins")
+        #expect(try fixture.admin.listAudit().count == 7,
+                "the audit log is kept: the sign-up, three sign-ins, two tickets and an enrolment")
         #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day).total == 0)
     }
 

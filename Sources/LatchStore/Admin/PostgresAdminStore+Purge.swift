@@ -4,7 +4,7 @@ import PostgresClient
 
 extension PostgresAdminStore {
     /// Deletes, in one transaction, rows that ended more than `retention` before `now`: expired, used or
-    /// superseded tokens, revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit
+    /// superseded tokens (second-factor tickets and never-activated enrolments among them), revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit
     /// windows, sign-in failure counters, expired trusted devices, and signing keys revoked or replaced (a later,
     /// unrevoked key took over) before the cutoff: their tokens expired long ago, and the key that signs now is
     /// never one of them. The audit log is kept. In the same transaction, accounts left unconfirmed for longer than
@@ -29,6 +29,9 @@ extension PostgresAdminStore {
             let tokens = try delete(
                 "DELETE FROM auth_tokens WHERE expires_at < \(cutoff) OR used_at < \(cutoff) OR superseded_at < \(cutoff)")
                 + delete("DELETE FROM reauthentication_codes WHERE expires_at < \(cutoff)")
+                // Second-factor tickets that ended, and enrolments never activated.
+                + delete("DELETE FROM mfa_tickets WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
+                + delete("DELETE FROM mfa_factors WHERE activated_at IS NULL AND expires_at < \(cutoff)")
             // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
             // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
             let refreshTokens = try delete("""

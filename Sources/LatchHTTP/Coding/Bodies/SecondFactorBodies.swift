@@ -1,12 +1,14 @@
 import AuthCore
 
 extension FieldLimits {
-    /// TOTP codes are 6 digits, perhaps typed with spaces.
-    static let totpCodeBytes = 16
-    /// Recovery codes are 16 characters in four groups (19 with hyphens), perhaps typed with spaces.
+    /// TOTP codes are 6 digits, perhaps typed with spaces. Counted in characters, as openapi.yaml's `maxLength`.
+    static let totpCodeCharacters = 16
+    /// Recovery codes are 16 characters in four groups (19 with hyphens), perhaps typed with spaces; also the
+    /// landing page's field, in bytes.
     static let recoveryCodeBytes = 32
+    static let recoveryCodeCharacters = 32
     /// Second-factor tickets are 43 base64url characters.
-    static let ticketBytes = 64
+    static let ticketCharacters = 64
     /// A factor's name, as shown in the app.
     static let factorNameCharacters = 64
 }
@@ -17,10 +19,10 @@ private func secondFactor(code: String?, recoveryCode: String?, codeField: Strin
 {
     switch (code, recoveryCode) {
     case (let code?, nil):
-        try FieldLimits.check(code, field: codeField, maxBytes: FieldLimits.totpCodeBytes)
+        try FieldLimits.check(code, field: codeField, maxCharacters: FieldLimits.totpCodeCharacters)
         return .totp(code)
     case (nil, let recoveryCode?):
-        try FieldLimits.check(recoveryCode, field: "recovery_code", maxBytes: FieldLimits.recoveryCodeBytes)
+        try FieldLimits.check(recoveryCode, field: "recovery_code", maxCharacters: FieldLimits.recoveryCodeCharacters)
         return .recoveryCode(recoveryCode)
     case (nil, nil) where optional:
         return nil
@@ -42,7 +44,7 @@ struct SecondFactorSignInBody: APIRequestBody {
     }
 
     func validate() throws(APIError) {
-        try FieldLimits.check(mfaTicket, field: "mfa_ticket", maxBytes: FieldLimits.ticketBytes)
+        try FieldLimits.check(mfaTicket, field: "mfa_ticket", maxCharacters: FieldLimits.ticketCharacters)
         _ = try proof()
     }
 
@@ -76,7 +78,7 @@ struct TOTPActivationBody: APIRequestBody {
     }
 
     func validate() throws(APIError) {
-        try FieldLimits.check(code, field: "code", maxBytes: FieldLimits.totpCodeBytes)
+        try FieldLimits.check(code, field: "code", maxCharacters: FieldLimits.totpCodeCharacters)
     }
 }
 
