@@ -14,8 +14,8 @@ enum AuthNavigationStep: Hashable, Sendable {
         switch (state, change) {
         case (.undetermined, .signedIn): self = .determined(signedIn: true)
         case (.undetermined, .signedOut): self = .determined(signedIn: false)
-        case (.loggedOut, .signedIn): self = .signedIn
-        case (.loggedIn, .signedOut): self = .signedOut
+        case (.loggedOut, .signedIn), (.awaitingSecondFactor, .signedIn): self = .signedIn
+        case (.loggedIn, .signedOut), (.awaitingSecondFactor, .signedOut): self = .signedOut
         case (.loggedIn, .signedIn), (.loggedOut, .signedOut): return nil
         }
     }
