@@ -33,6 +33,16 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var reauthentications = 0
         /// Sign-in mails (FakeLatchServer+EmailSignIn.swift).
         var signInMails: [SignInMail] = []
+        /// The user's authenticator factors, active or pending (FakeLatchServer+MFA.swift).
+        var factors: [Factor] = []
+        /// The recovery codes not used yet.
+        var recoveryCodes: [String] = []
+        /// Until when the session may make privileged changes of an account with a second factor: a
+        /// re-authentication by code or recovery code; a refresh keeps it.
+        var secondFactorUntil: Date?
+
+        /// Whether the account has a second factor, so privileged changes need its proof.
+        var hasActiveFactor: Bool { factors.contains { $0.active } }
 
         /// The one access token of the session the server accepts now.
         var accessToken: String { reauthenticatedAccessToken ?? "access-\(generation)" }
@@ -48,6 +58,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     /// How long a re-authentication lets privileged changes go without the password, as latchd's default.
     static let privilegedMaxAge = 600
     static let reauthenticationChallenge = #"Bearer error="insufficient_user_authentication", max_age=600"#
+    static let secondFactorChallenge =
+        #"Bearer error="insufficient_user_authentication", acr_values="aal2", max_age=600"#
 
     let state = Mutex(State())
     let clock: TestClock
@@ -133,13 +145,19 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 self.presence(password: password, state) ?? self.json(202, ["status": "confirmation_sent"])
             }
         case ("POST", "/v1/reauthenticate"):
-            if let refusal = Self.strict(fields, allowed: ["password", "email_code"], required: []) { return refusal }
+            let keys: Set = ["password", "email_code", "code", "recovery_code"]
+            if let refusal = Self.strict(fields, allowed: keys, required: []) { return refusal }
             guard fields.count == 1 else { return Self.error(422, "invalid_request") }
             let password = fields["password"] as? String
             let code = fields["email_code"] as? String
+            let secondFactor = SecondFactorProof(fields)
             let answer = await bearer(request) { state in
                 if let password, password != Self.password { return Self.error(401, "invalid_credentials") }
                 if let code, code != state.reauthenticationCode { return Self.error(400, "invalid_code") }
+                if let secondFactor {
+                    if let refusal = self.verify(secondFactor) { return refusal }
+                    return self.reauthenticate(secondFactor: true)
+                }
                 return self.reauthenticate()
             }
             if answer.isSuccess { await reauthenticationGate.pass() }
@@ -198,6 +216,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             state.accessExpired = false
             state.reauthenticatedAccessToken = nil
             state.reauthenticatedUntil = nil
+            state.secondFactorUntil = nil
             state.reauthenticationCode = nil
             return state.generation
         }
@@ -230,7 +249,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     /// Answers a bearer request: `invalid_session` for a token of an older generation or a revoked family,
     /// `invalid_token` for the current one while its signing key is revoked, `session_expired` for it once
     /// expired, else `answer`.
-    private func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
+    func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
         -> TransportResponse {
         let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         func refusal(_ state: State) -> String? {
@@ -245,13 +264,15 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     /// Records a re-authentication: a new access token of the same session (the refresh token stays), which
-    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`.
-    private func reauthenticate() -> TransportResponse {
+    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`; by a second factor
+    /// (`secondFactor`), those of an account with one too.
+    func reauthenticate(secondFactor: Bool = false) -> TransportResponse {
         let now = clock.now
         let token = state.withLock { state in
             state.reauthentications += 1
             state.reauthenticatedAccessToken = "access-\(state.generation)-reauthenticated-\(state.reauthentications)"
             state.reauthenticatedUntil = now + TimeInterval(Self.privilegedMaxAge)
+            if secondFactor { state.secondFactorUntil = now + TimeInterval(Self.privilegedMaxAge) }
             state.reauthenticationCode = nil
             state.accessExpired = false
             return state.accessToken
@@ -263,8 +284,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     /// Proof of presence for a privileged change: the password when sent (a wrong one is `invalid_credentials`),
-    /// else a re-authentication within `privilegedMaxAge`; nil when it holds.
-    private func presence(password: String?, _ state: State) -> TransportResponse? {
+    /// else a re-authentication within `privilegedMaxAge`; nil when it holds. An account with a second factor needs
+    /// a re-authentication by it, whatever else was sent (and a password sent is still checked), as latchd.
+    func presence(password: String?, _ state: State) -> TransportResponse? {
+        if state.hasActiveFactor {
+            guard let until = state.secondFactorUntil, until > clock.now else {
+                return Self.error(401, "reauthentication_required", challenge: Self.secondFactorChallenge)
+            }
+        }
         if let password { return password == Self.password ? nil : Self.error(401, "invalid_credentials") }
         if let until = state.reauthenticatedUntil, until > clock.now { return nil }
         return Self.error(401, "reauthentication_required", challenge: Self.reauthenticationChallenge)
