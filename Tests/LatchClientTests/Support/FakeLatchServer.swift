@@ -41,6 +41,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         /// re-authentication by code or recovery code; a refresh keeps it.
         var secondFactorUntil: Date?
 
+        /// The tickets of sign-ins waiting for their second factor, oldest first.
+        var mfaTickets: [MFATicketRecord] = []
+
         /// Whether the account has a second factor, so privileged changes need its proof.
         var hasActiveFactor: Bool { factors.contains { $0.active } }
 
@@ -71,6 +74,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     let reauthenticationGate = Gate(open: true)
     /// Redemptions of sign-in mails wait here before they are answered.
     let emailSignInGate = Gate(open: true)
+    /// Second steps of sign-ins (`POST /v1/signin/mfa`) wait here after the server answered them, before the answer
+    /// goes out.
+    let mfaSignInGate = Gate(open: true)
 
     init(clock: TestClock) {
         self.clock = clock
@@ -110,7 +116,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         switch (request.method, request.url.path) {
         case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
         case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
-        case ("POST", "/v1/signin"): return newSession(withDevice: true)
+        case ("POST", "/v1/signin"): return firstFactorPassed()
+        case ("POST", "/v1/signin/mfa"):
+            let answer = completeMFA(fields)
+            await mfaSignInGate.pass()
+            return answer
         case ("POST", "/v1/signin/email"): return requestEmailSignIn(fields)
         case ("POST", "/v1/signin/email/verify"):
             await emailSignInGate.pass()
