@@ -37,6 +37,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var factors: [Factor] = []
         /// The recovery codes not used yet.
         var recoveryCodes: [String] = []
+        /// How many times recovery codes were made (activations and regenerations).
+        var recoveryCodeBatches = 0
+        /// How many enrolments were started: each gets a factor ID of its own.
+        var enrolments = 0
         /// Until when the session may make privileged changes of an account with a second factor: a
         /// re-authentication by code or recovery code; a refresh keeps it.
         var secondFactorUntil: Date?
@@ -207,6 +211,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 default: return Self.error(404, "session_not_found")
                 }
             }
+        case (_, let path) where path.hasPrefix("/v1/mfa"):
+            return await mfaManagement(request, fields)
         case ("DELETE", "/v1/me"):
             if let refusal = Self.strict(fields, allowed: ["password"], required: []) { return refusal }
             let password = fields["password"] as? String
