@@ -78,6 +78,33 @@ import Testing
         #expect(harness.store.loadSession() != nil)
     }
 
+    @Test func aResetSendsTheSecondFactorsCodeOnlyWhenGiven() async throws {
+        let harness = Harness(signedIn: false)
+        let done = FakeLatchServer.json(200, ["status": "password_reset", "user": [
+            "id": FakeLatchServer.userID.uuidString, "email": "ada@example.com", "confirmed_at": NSNull(),
+            "created_at": "2024-01-01T00:00:00Z",
+        ] as [String: Any]])
+        harness.server.state.withLock { $0.scripted["/v1/password/reset"] = done }
+        try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase")
+        try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase",
+                                               mfaCode: "123456")
+        try await harness.client.resetPassword(email: " ada@example.com", code: "12345678",
+                                               newPassword: "a new passphrase", recoveryCode: "ABCD-EFGH-JKMN-PQRS")
+        #expect(harness.server.requests("/v1/password/reset").map { $0.fields as? [String: String] } == [
+            ["token": "reset-token", "password": "a new passphrase"],
+            ["token": "reset-token", "password": "a new passphrase", "mfa_code": "123456"],
+            ["email": "ada@example.com", "code": "12345678", "password": "a new passphrase",
+             "recovery_code": "ABCD-EFGH-JKMN-PQRS"],
+        ])
+
+        for (code, expected) in [("mfa_required", LatchError.mfaRequired), ("invalid_mfa_code", .invalidMFACode)] {
+            harness.server.state.withLock { $0.scripted["/v1/password/reset"] = FakeLatchServer.error(400, code) }
+            await #expect(throws: expected) {
+                try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase")
+            }
+        }
+    }
+
     @Test func deletingTheAccountNeedsThePasswordThenSignsOut() async throws {
         let harness = Harness()
         await #expect(throws: LatchError.invalidCredentials) {

@@ -124,19 +124,32 @@ extension LatchClient {
 
     /// Sets a new password with the token of a `resetPassword` link. The server ends every session of the user,
     /// so if this device was signed in as them it is signed out; sign in with the new password.
-    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `weakPassword`.
+    ///
+    /// An account with a second factor needs one of its codes as well, so that a stolen mailbox alone cannot take
+    /// it over: `mfaCode` (the authenticator's current code) or `recoveryCode` (which is spent). Without either the
+    /// server answers `mfaRequired`: ask for one and call again (the link still works).
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `weakPassword`, `mfaRequired`,
+    ///   `invalidMFACode`.
     @discardableResult
-    public func resetPassword(token: String, newPassword: String) async throws(LatchError) -> User {
-        let answer = try await api.send(ResetPasswordRequest(token: token, password: newPassword))
+    public func resetPassword(token: String, newPassword: String, mfaCode: String? = nil, recoveryCode: String? = nil)
+        async throws(LatchError) -> User {
+        let request = ResetPasswordRequest(token: token, password: newPassword, mfaCode: mfaCode,
+                                           recoveryCode: recoveryCode)
+        let answer = try await api.send(request)
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }
 
-    /// Sets a new password with the code from the reset mail, typed by the user.
-    /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`.
+    /// Sets a new password with the code from the reset mail, typed by the user; for an account with a second
+    /// factor with one of its codes too, as `resetPassword(token:newPassword:mfaCode:recoveryCode:)`.
+    /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`,
+    ///   `mfaRequired`, `invalidMFACode`.
     @discardableResult
-    public func resetPassword(email: String, code: String, newPassword: String) async throws(LatchError) -> User {
-        let answer = try await api.send(ResetPasswordRequest(email: Self.typed(email), code: code, password: newPassword))
+    public func resetPassword(email: String, code: String, newPassword: String, mfaCode: String? = nil,
+                              recoveryCode: String? = nil) async throws(LatchError) -> User {
+        let request = ResetPasswordRequest(email: Self.typed(email), code: code, password: newPassword,
+                                           mfaCode: mfaCode, recoveryCode: recoveryCode)
+        let answer = try await api.send(request)
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }
