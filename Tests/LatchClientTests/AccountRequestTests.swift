@@ -58,6 +58,7 @@ import Testing
         #expect(sessions.map(\.current) == [true, false])
         #expect(sessions.first?.userAgent == "ThisApp/1.0")
         #expect(sessions.last?.userAgent == nil)
+        #expect(sessions.map(\.aal) == [.aal1, nil], "an entry without aal still lists")
 
         try await harness.client.revokeSession(try #require(sessions.last))
         let request = try #require(harness.server.allRequests.last)

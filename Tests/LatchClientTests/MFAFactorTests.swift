@@ -48,6 +48,7 @@ import Testing
         }
         try await harness.client.reauthenticate(password: Self.password)
 
+        #expect(try await harness.client.sessions().first?.aal == .aal1)
         let enrollment = try await harness.client.enrollTOTP(name: "Phone")
         let enrol = try #require(harness.server.requests("/v1/mfa/totp").last)
         #expect(enrol.method == "POST")
@@ -76,6 +77,7 @@ import Testing
         let stored = try #require(harness.store.loadSession())
         #expect(stored.accessToken == "access-1-aal2")
         #expect(stored.refreshToken == "refresh-1", "the same session")
+        #expect(try await harness.client.sessions().first?.aal == .aal2, "this session passed the second factor")
         let status = try await harness.client.mfaStatus()
         #expect(status.factors.map(\.name) == ["Phone"])
         #expect(harness.server.requests("/v1/mfa").last?.headers["Authorization"] == "Bearer access-1-aal2")

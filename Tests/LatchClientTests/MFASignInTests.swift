@@ -73,6 +73,7 @@ import Testing
         #expect(harness.store.loadDeviceToken() == "device-1", "kept as after a sign-in without a second factor")
         #expect(await harness.client.pendingMFA == nil)
         #expect(try await harness.client.me() == user)
+        #expect(try await harness.client.sessions().first?.aal == .aal2)
 
         await #expect(throws: LatchError.invalidMFATicket, "used: nothing is pending") {
             try await harness.client.completeMFA(ticket: ticket, code: FakeLatchServer.totpCode)

@@ -116,7 +116,9 @@ extension FakeLatchServer {
             return refusal
         }
         state.withLock { $0.mfaTickets[index].used = true }
-        return newSession(withDevice: true)
+        let answer = newSession(withDevice: true)
+        state.withLock { $0.aal = "aal2" }
+        return answer
     }
 }
 
@@ -220,6 +222,7 @@ extension FakeLatchServer {
             state.recoveryCodeBatches += 1
             state.recoveryCodes = Self.recoveryCodes(batch: state.recoveryCodeBatches)
             state.reauthenticatedAccessToken = "access-\(state.generation)-aal2"
+            state.aal = "aal2"
             return (state.recoveryCodes, state.accessToken)
         }
         guard let answer else { return Self.error(404, "factor_not_found") }

@@ -41,6 +41,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var recoveryCodeBatches = 0
         /// How many enrolments were started: each gets a factor ID of its own.
         var enrolments = 0
+        /// The current session's assurance level, as the sessions list says it.
+        var aal = "aal1"
         /// Until when the session may make privileged changes of an account with a second factor: a
         /// re-authentication by code or recovery code; a refresh keeps it.
         var secondFactorUntil: Date?
@@ -194,11 +196,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             default: return Self.error(400, "invalid_token")
             }
         case ("GET", "/v1/sessions"):
-            return await bearer(request) { _ in
-                self.json(200, ["sessions": [
-                    self.sessionListEntry(Self.currentSessionID, current: true),
-                    self.sessionListEntry(Self.otherSessionID, current: false),
-                ]])
+            return await bearer(request) { state in
+                var this = self.sessionListEntry(Self.currentSessionID, current: true)
+                this["aal"] = state.aal
+                // The other entry is as an older server lists it, without `aal`.
+                return self.json(200, ["sessions": [this, self.sessionListEntry(Self.otherSessionID, current: false)]])
             }
         case ("DELETE", let path) where path.hasPrefix("/v1/sessions/"):
             let id = UUID(uuidString: String(path.dropFirst("/v1/sessions/".count)))
@@ -234,6 +236,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             state.reauthenticatedUntil = nil
             state.secondFactorUntil = nil
             state.reauthenticationCode = nil
+            state.aal = "aal1"
             return state.generation
         }
         var object = sessionObject(generation)
