@@ -3,11 +3,12 @@
 // scheme and the associated domain `applinks:links.example.com`, and point `serverURL` at your latchd.
 //
 // LatchClient does the talking (requests, Keychain, refresh, the mailed links, sign-in by mail and its pending
-// secret, re-authentication); NavigationModel follows its auth state, so no view tells the navigation that the
-// user signed in or out.
+// secret, the second factor, re-authentication); NavigationModel follows its auth state, so no view tells the
+// navigation that the user signed in, signed out or has a second factor to enter.
 //
 // One file on purpose, so it can be copied whole; in a real app each view gets its own file.
 #if canImport(SwiftUI)
+import CoreImage.CIFilterBuiltins
 import DeepLinkRouting
 import LatchClient
 import SwiftUI
@@ -62,7 +63,7 @@ struct InitialView: View {
         case .launching:
             // Nothing yet: showing sign-in here would flash it at users who are signed in.
             Color.clear
-        case .home, .signIn, .awaitingConfirmation:
+        case .home, .signIn, .awaitingConfirmation, .secondFactor:
             NavigationStack(path: $navigation.path) {
                 rootScreen
                     .navigationDestination(for: AppDeepLink.self) { link in
@@ -78,6 +79,10 @@ struct InitialView: View {
             HomeView()
         case .awaitingConfirmation(let email):
             AwaitingConfirmationView(email: email, navigation: navigation, latch: latch)
+        case .secondFactor:
+            // The password (or the mailed link) was right and the account has two-step verification. A link that
+            // needs the user signed in, opened before or now, waits for this screen and opens after it.
+            SecondFactorView(latch: latch)
         case .signIn, .launching:
             SignInView(navigation: navigation, latch: latch)
         }
@@ -137,13 +142,19 @@ struct ProfileView: View {
     /// The change the server refused for want of a recent re-authentication, tried again once the user proved it
     /// is them.
     @State private var awaitingProof: PrivilegedChange?
+    @State private var mfa: MFAStatus?
+    /// An authenticator being added: its sheet shows the QR code, asks for a code, then shows the recovery codes.
+    @State private var enrollment: Presented<TOTPEnrollment>?
+    /// New recovery codes, shown once.
+    @State private var recoveryCodes: Presented<[String]>?
 
     var body: some View {
         Form {
             Text(email)
             if let message { Text(message) }
             // A session alone may not make these changes: each takes the current password, or none right after
-            // the user confirmed it is them (`ReauthenticationView`, shown when the server asks for it).
+            // the user confirmed it is them (`ReauthenticationView`, shown when the server asks for it). With
+            // two-step verification on, the password is not enough: only a code of the second factor confirms it.
             Section("Password") {
                 // Leave it empty to confirm it's you another way; an account that only ever signed in by mail has
                 // none, and sets its first password so.
@@ -164,10 +175,48 @@ struct ProfileView: View {
                     }
                 }
             }
+            Section("Two-step verification") {
+                if let mfa {
+                    ForEach(mfa.factors) { factor in
+                        HStack {
+                            VStack(alignment: .leading) {
+                                Text(factor.name)
+                                Text(factor.lastUsedAt.map { "Last used \($0.formatted())" } ?? "Not used yet")
+                                    .font(.caption)
+                            }
+                            Spacer()
+                            // Privileged: the server first wants a code of the factor (acr_values aal2), which
+                            // `run` asks for.
+                            Button("Remove", role: .destructive) {
+                                run("Authenticator removed.") { () async throws(LatchError) in
+                                    try await latch.removeTOTP(factorID: factor.id)
+                                }
+                            }
+                        }
+                    }
+                    if mfa.isEnabled {
+                        Text("\(mfa.recoveryCodesRemaining) recovery codes left")
+                        Button("New recovery codes") {
+                            run(nil) { () async throws(LatchError) in
+                                let codes = try await latch.regenerateRecoveryCodes()
+                                recoveryCodes = Presented(codes)
+                            }
+                        }
+                    }
+                    Button(mfa.isEnabled ? "Add another authenticator" : "Turn on two-step verification") {
+                        run(nil) { () async throws(LatchError) in
+                            // Privileged too: without a recent proof `run` asks for one and tries again.
+                            let started = try await latch.enrollTOTP()
+                            enrollment = Presented(started)
+                        }
+                    }
+                }
+            }
             Section("Signed in on") {
                 ForEach(sessions) { session in
                     HStack {
                         Text(session.userAgent ?? "Unknown device") + Text(session.current ? " (this device)" : "")
+                            + Text(session.aal == .aal2 ? " · two-step" : "")
                         Spacer()
                         Button("Sign out") {
                             run(nil) { () async throws(LatchError) in try await latch.revokeSession(session) }
@@ -189,9 +238,18 @@ struct ProfileView: View {
         // Refreshed transparently if the access token expired meanwhile.
         .task { await reload() }
         .sheet(item: $awaitingProof) { change in
-            ReauthenticationView(latch: latch) {
+            ReauthenticationView(latch: latch, secondFactor: change.secondFactor) {
                 awaitingProof = nil
                 run(change.success, change.action)
+            }
+        }
+        .sheet(item: $enrollment, onDismiss: { Task { await reload() } }) { pending in
+            EnrollTOTPView(latch: latch, enrollment: pending.value) { enrollment = nil }
+        }
+        .sheet(item: $recoveryCodes) { codes in
+            NavigationStack {
+                Form { RecoveryCodesSection(codes: codes.value) }
+                    .toolbar { Button("I saved them") { recoveryCodes = nil } }
             }
         }
     }
@@ -199,6 +257,7 @@ struct ProfileView: View {
     private func reload() async {
         email = (try? await latch.me().email) ?? ""
         sessions = (try? await latch.sessions()) ?? []
+        mfa = try? await latch.mfaStatus()
     }
 
     /// Runs a change and says how it went. The closures spell out `throws(LatchError)`: Swift 6 infers `any Error`
@@ -208,9 +267,11 @@ struct ProfileView: View {
             do throws(LatchError) {
                 try await action()
                 message = success
-            } catch LatchError.reauthenticationRequired {
-                // No password given and no recent proof: ask for one, then try the same change again.
-                awaitingProof = PrivilegedChange(success: success, action: action)
+            } catch LatchError.reauthenticationRequired(_, let acrValues) {
+                // No password given and no recent proof: ask for one, then try the same change again. With
+                // acr_values aal2 (the account has two-step verification) only a code of the second factor will do.
+                let secondFactor = acrValues?.split(separator: " ").contains("aal2") == true
+                awaitingProof = PrivilegedChange(success: success, secondFactor: secondFactor, action: action)
             } catch {
                 message = ErrorText.message(for: error)
             }
@@ -223,44 +284,54 @@ struct ProfileView: View {
 struct PrivilegedChange: Identifiable {
     let id = UUID()
     let success: String?
+    /// Whether only the second factor will do (the challenge's acr_values is aal2).
+    let secondFactor: Bool
     let action: () async throws(LatchError) -> Void
 }
 
+/// A value shown in a sheet once (`sheet(item:)` wants an identity).
+struct Presented<Value>: Identifiable {
+    let id = UUID()
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
 /// "Confirm it's you": the password, or a code mailed to the account's address (an account signed in by mail has
-/// no password; a user may have forgotten it). The client puts the new access token it brings in place; changes
-/// then need no password for a while (`max_age`, 10 minutes by default).
+/// no password; a user may have forgotten it); for an account with two-step verification, a code of the
+/// authenticator app or a recovery code, and nothing else. The client puts the new access token it brings in
+/// place; changes then need no password for a while (`max_age`, 10 minutes by default).
 struct ReauthenticationView: View {
     let latch: LatchClient
+    /// The server asked for the second factor (acr_values aal2): a password or a mailed code would not do.
+    var secondFactor = false
     let onConfirmed: () -> Void
     @State private var password = ""
     @State private var code = ""
+    @State private var recoveryCode = ""
     @State private var codeSent = false
     @State private var problem: String?
 
     var body: some View {
         NavigationStack {
             Form {
-                Section("With your password") {
-                    SecureField("Password", text: $password)
-                    Button("Confirm") { confirm(.password(password)) }
-                }
-                Section("Or with a code we email you") {
-                    if codeSent {
-                        TextField("8-digit code", text: $code)
+                if secondFactor {
+                    Section("With your authenticator app") {
+                        TextField("6-digit code", text: $code)
                             .textContentType(.oneTimeCode)
                             .keyboardType(.numberPad)
-                        Button("Confirm with the code") { confirm(.emailCode(code)) }
+                        Button("Confirm") { confirm(.authenticatorCode(code)) }
                     }
-                    Button(codeSent ? "Send another code" : "Email me a code") {
-                        Task {
-                            do throws(LatchError) {
-                                try await latch.requestReauthenticationCode()
-                                codeSent = true
-                            } catch {
-                                problem = ErrorText.message(for: error)
-                            }
-                        }
+                    Section("Or with a recovery code") {
+                        TextField("XXXX-XXXX-XXXX-XXXX", text: $recoveryCode)
+                            .textInputAutocapitalization(.characters)
+                            .autocorrectionDisabled()
+                        Button("Confirm with a recovery code") { confirm(.recoveryCode(recoveryCode)) }
                     }
+                } else {
+                    passwordOrMail
                 }
                 if let problem { Text(problem).foregroundStyle(.red) }
             }
@@ -268,9 +339,36 @@ struct ReauthenticationView: View {
         }
     }
 
+    @ViewBuilder private var passwordOrMail: some View {
+        Section("With your password") {
+            SecureField("Password", text: $password)
+            Button("Confirm") { confirm(.password(password)) }
+        }
+        Section("Or with a code we email you") {
+            if codeSent {
+                TextField("8-digit code", text: $code)
+                    .textContentType(.oneTimeCode)
+                    .keyboardType(.numberPad)
+                Button("Confirm with the code") { confirm(.emailCode(code)) }
+            }
+            Button(codeSent ? "Send another code" : "Email me a code") {
+                Task {
+                    do throws(LatchError) {
+                        try await latch.requestReauthenticationCode()
+                        codeSent = true
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
+                }
+            }
+        }
+    }
+
     private enum Proof {
         case password(String)
         case emailCode(String)
+        case authenticatorCode(String)
+        case recoveryCode(String)
     }
 
     private func confirm(_ proof: Proof) {
@@ -280,12 +378,177 @@ struct ReauthenticationView: View {
                 switch proof {
                 case .password(let password): try await latch.reauthenticate(password: password)
                 case .emailCode(let code): try await latch.reauthenticate(emailCode: code)
+                case .authenticatorCode(let code): try await latch.reauthenticate(code: code)
+                case .recoveryCode(let code): try await latch.reauthenticate(recoveryCode: code)
                 }
                 onConfirmed()
             } catch {
                 problem = ErrorText.message(for: error)
             }
         }
+    }
+}
+
+/// The root while a sign-in waits for its second factor: the authenticator app's code, or a recovery code. The
+/// client holds the ticket (in memory, 5 minutes); this screen only reads it. Nothing here tells the navigation
+/// anything: success signs in (home, then the link that waited), giving up signs out (sign-in, the link forgotten).
+struct SecondFactorView: View {
+    let latch: LatchClient
+    @State private var ticket: MFATicket?
+    @State private var methods: [MFAMethod] = []
+    @State private var code = ""
+    @State private var usesRecoveryCode = false
+    @State private var expired = false
+    @State private var problem: String?
+
+    var body: some View {
+        Form {
+            if expired {
+                Text("This sign-in took too long.")
+                // Gives the waiting sign-in up: the navigation goes back to sign-in.
+                Button("Sign in again") { Task { try? await latch.signOut() } }
+            } else {
+                Section(usesRecoveryCode ? "Enter one of your recovery codes"
+                        : "Enter the code from your authenticator app") {
+                    TextField(usesRecoveryCode ? "XXXX-XXXX-XXXX-XXXX" : "6-digit code", text: $code)
+                        .textContentType(.oneTimeCode)
+                        .keyboardType(usesRecoveryCode ? .asciiCapable : .numberPad)
+                        .textInputAutocapitalization(.characters)
+                        .autocorrectionDisabled()
+                    Button("Continue") { complete() }
+                }
+                if methods.contains(.recoveryCode) {
+                    Button(usesRecoveryCode ? "Use the authenticator app" : "Lost your phone? Use a recovery code") {
+                        usesRecoveryCode.toggle()
+                        code = ""
+                    }
+                }
+                Button("Cancel", role: .cancel) { Task { try? await latch.signOut() } }
+            }
+            if let problem { Text(problem).foregroundStyle(.red) }
+        }
+        .navigationTitle("Two-step verification")
+        .task {
+            guard let pending = await latch.pendingMFA else {
+                expired = true
+                return
+            }
+            ticket = pending.ticket
+            methods = pending.methods
+        }
+    }
+
+    private func complete() {
+        guard let ticket, ticket.expiresAt > Date() else {
+            expired = true
+            return
+        }
+        Task {
+            do throws(LatchError) {
+                // Signs in as a sign-in without a second factor would: the navigation follows.
+                if usesRecoveryCode {
+                    try await latch.completeMFA(ticket: ticket, recoveryCode: code)
+                } else {
+                    try await latch.completeMFA(ticket: ticket, code: code)
+                }
+            } catch LatchError.invalidMFATicket {
+                // Expired, or five wrong codes: the client reported signed out, so sign-in shows again.
+            } catch {
+                // A wrong code keeps the ticket: let the user type again.
+                problem = ErrorText.message(for: error)
+                code = ""
+            }
+        }
+    }
+}
+
+/// Adding an authenticator app: the QR code of the enrolment's otpauth URI (and the secret, to type in by hand, or
+/// the link, for an authenticator on this same phone), then a code the app shows, which turns two-step verification
+/// on, then the recovery codes, shown this once.
+struct EnrollTOTPView: View {
+    let latch: LatchClient
+    let enrollment: TOTPEnrollment
+    let onFinished: () -> Void
+    @State private var code = ""
+    @State private var recoveryCodes: [String]?
+    @State private var problem: String?
+
+    var body: some View {
+        NavigationStack {
+            Form {
+                if let recoveryCodes {
+                    RecoveryCodesSection(codes: recoveryCodes)
+                } else {
+                    Section("Scan this with your authenticator app") {
+                        if let qrCode = QRCode.image(for: enrollment.otpauthURI) {
+                            qrCode.resizable().scaledToFit().frame(maxWidth: 240)
+                        }
+                        Link("Open in an authenticator app on this phone", destination: enrollment.otpauthURI)
+                        // For typing in by hand. As secret as a password: never logged, gone with this screen.
+                        Text(enrollment.secret).font(.body.monospaced()).textSelection(.enabled)
+                    }
+                    Section("Then enter the code it shows") {
+                        TextField("6-digit code", text: $code)
+                            .textContentType(.oneTimeCode)
+                            .keyboardType(.numberPad)
+                        Button("Turn on two-step verification") { activate() }
+                    }
+                }
+                if let problem { Text(problem).foregroundStyle(.red) }
+            }
+            .navigationTitle("Add an authenticator")
+            .toolbar {
+                Button(recoveryCodes == nil ? "Cancel" : "I saved them", action: onFinished)
+            }
+            // Once the codes show, leaving takes the button that says they were saved.
+            .interactiveDismissDisabled(recoveryCodes != nil)
+        }
+    }
+
+    private func activate() {
+        Task {
+            do throws(LatchError) {
+                // Every other session of the user ends; this one stays, its new access token stored by the client.
+                recoveryCodes = try await latch.activateTOTP(factorID: enrollment.factorID, code: code)
+                problem = nil
+            } catch {
+                // A wrong code keeps the enrolment; `factorNotFound` means it expired (10 minutes): start again.
+                problem = ErrorText.message(for: error)
+            }
+        }
+    }
+}
+
+/// Recovery codes, shown once: the server keeps only their hashes.
+struct RecoveryCodesSection: View {
+    let codes: [String]
+
+    var body: some View {
+        Section {
+            ForEach(codes, id: \.self) { code in
+                Text(code).font(.body.monospaced())
+            }
+            ShareLink("Save them", item: codes.joined(separator: "\n"))
+        } header: {
+            Text("Recovery codes")
+        } footer: {
+            Text("Each one signs you in once without your authenticator app. Keep them somewhere safe: they are not "
+                + "shown again. New ones replace all of these.")
+        }
+        .textSelection(.enabled)
+    }
+}
+
+/// The QR code of an otpauth URI, drawn with Core Image: an authenticator app scans it to learn the secret.
+enum QRCode {
+    static func image(for uri: URL) -> Image? {
+        let filter = CIFilter.qrCodeGenerator()
+        filter.message = Data(uri.absoluteString.utf8)
+        filter.correctionLevel = "M"
+        // A module per pixel is tiny: scale it up without smoothing so it stays sharp.
+        guard let output = filter.outputImage?.transformed(by: CGAffineTransform(scaleX: 10, y: 10)),
+              let cgImage = CIContext().createCGImage(output, from: output.extent) else { return nil }
+        return Image(decorative: cgImage, scale: 1).interpolation(.none)
     }
 }
 
@@ -304,7 +567,8 @@ struct SignInView: View {
             if let problem { Text(problem).foregroundStyle(.red) }
             Button("Sign in") {
                 Task {
-                    // On success the navigation goes home and resumes the link that sent the user here, if any.
+                    // On success the navigation goes home and resumes the link that sent the user here, if any; for
+                    // an account with two-step verification (`.mfaRequired`) it shows the second-factor root first.
                     do throws(LatchError) {
                         try await latch.signIn(email: email, password: password)
                     } catch {
@@ -469,18 +733,39 @@ struct ResetPasswordView: View {
     let navigation: NavigationModel
     let latch: LatchClient
     @State private var password = ""
+    /// The server answered `mfaRequired`: the account has two-step verification, so the link alone is not enough.
+    @State private var asksForSecondFactor = false
+    @State private var secondFactorCode = ""
     @State private var problem: String?
 
     var body: some View {
         Form {
             SecureField("New password", text: $password)
+            if asksForSecondFactor {
+                Section("Your account has two-step verification") {
+                    TextField("Code from your authenticator app, or a recovery code", text: $secondFactorCode)
+                        .textContentType(.oneTimeCode)
+                        .textInputAutocapitalization(.characters)
+                        .autocorrectionDisabled()
+                }
+            }
             if let problem { Text(problem).foregroundStyle(.red) }
             Button("Set password") {
+                // The app's code is six digits; a recovery code has letters and dashes.
+                let typed = secondFactorCode.trimmingCharacters(in: .whitespaces)
+                let isAppCode = typed.allSatisfy(\.isNumber)
+                let mfaCode = !typed.isEmpty && isAppCode ? typed : nil
+                let recoveryCode = !typed.isEmpty && !isAppCode ? typed : nil
                 Task {
                     do throws(LatchError) {
                         // Ends every session of the user (this device's too): back to sign-in with the new password.
-                        try await latch.resetPassword(token: token, newPassword: password)
+                        try await latch.resetPassword(token: token, newPassword: password, mfaCode: mfaCode,
+                                                      recoveryCode: recoveryCode)
                         navigation.path = []
+                    } catch LatchError.mfaRequired {
+                        // Nothing was spent: ask for the code, and the same link works again.
+                        asksForSecondFactor = true
+                        problem = ErrorText.message(for: .mfaRequired)
                     } catch {
                         problem = ErrorText.message(for: error)
                     }
@@ -509,6 +794,12 @@ enum ErrorText {
         case .notASignInLink: "That is not a sign-in link."
         case .rejectedRequest(code: "not_found"): "This server does not offer that."
         case .reauthenticationRequired: "Confirm it's you first."
+        case .invalidMFACode: "That code does not work. Type the code your authenticator app shows now, or an unused "
+            + "recovery code."
+        case .invalidMFATicket: "That took too long. Sign in again."
+        case .mfaRequired: "Enter the code from your authenticator app, or one of your recovery codes."
+        case .mfaNotEnabled: "Two-step verification is off for this account."
+        case .factorNotFound: "This authenticator is no longer waiting to be added. Start again."
         case .emailTaken: "Another account uses that address now; nothing was changed."
         case .emailUnchanged: "That is your address already."
         case .sessionNotFound: "That device is signed out already."

@@ -48,6 +48,21 @@ import Testing
         #expect(fresh.pendingRoute == nil)
     }
 
+    @Test func theSecondFactorThroughTheModelHoldsALinkUntilItSucceeds() {
+        let model = NavigationModel(parser: Fixtures.parser)
+        model.authStateDetermined(signedIn: false)
+        model.awaitingSecondFactor()
+        #expect(model.authState == .awaitingSecondFactor)
+        #expect(model.root == .secondFactor)
+        #expect(model.open(url: Fixtures.url("myapp://home/profile")).isDeferred)
+        #expect(model.pendingRoute == DeepLinkRoute(.profile))
+        let changed = Locked(false)
+        withObservationTracking { _ = model.root } onChange: { changed.update { $0 = true } }
+        model.signedIn()
+        #expect(changed.value)
+        #expect(model.path == [.profile])
+    }
+
     @Test func signOutThroughTheModelEmptiesThePath() {
         let model = NavigationModel(parser: Fixtures.parser)
         model.authStateDetermined(signedIn: true)

@@ -58,6 +58,7 @@ import Testing
         #expect(sessions.map(\.current) == [true, false])
         #expect(sessions.first?.userAgent == "ThisApp/1.0")
         #expect(sessions.last?.userAgent == nil)
+        #expect(sessions.map(\.aal) == [.aal1, nil], "an entry without aal still lists")
 
         try await harness.client.revokeSession(try #require(sessions.last))
         let request = try #require(harness.server.allRequests.last)
@@ -76,6 +77,33 @@ import Testing
                                    current: false)
         await #expect(throws: LatchError.sessionNotFound) { try await harness.client.revokeSession(stranger) }
         #expect(harness.store.loadSession() != nil)
+    }
+
+    @Test func aResetSendsTheSecondFactorsCodeOnlyWhenGiven() async throws {
+        let harness = Harness(signedIn: false)
+        let done = FakeLatchServer.json(200, ["status": "password_reset", "user": [
+            "id": FakeLatchServer.userID.uuidString, "email": "ada@example.com", "confirmed_at": NSNull(),
+            "created_at": "2024-01-01T00:00:00Z",
+        ] as [String: Any]])
+        harness.server.state.withLock { $0.scripted["/v1/password/reset"] = done }
+        try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase")
+        try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase",
+                                               mfaCode: "123456")
+        try await harness.client.resetPassword(email: " ada@example.com", code: "12345678",
+                                               newPassword: "a new passphrase", recoveryCode: "ABCD-EFGH-JKMN-PQRS")
+        #expect(harness.server.requests("/v1/password/reset").map { $0.fields as? [String: String] } == [
+            ["token": "reset-token", "password": "a new passphrase"],
+            ["token": "reset-token", "password": "a new passphrase", "mfa_code": "123456"],
+            ["email": "ada@example.com", "code": "12345678", "password": "a new passphrase",
+             "recovery_code": "ABCD-EFGH-JKMN-PQRS"],
+        ])
+
+        for (code, expected) in [("mfa_required", LatchError.mfaRequired), ("invalid_mfa_code", .invalidMFACode)] {
+            harness.server.state.withLock { $0.scripted["/v1/password/reset"] = FakeLatchServer.error(400, code) }
+            await #expect(throws: expected) {
+                try await harness.client.resetPassword(token: "reset-token", newPassword: "a new passphrase")
+            }
+        }
     }
 
     @Test func deletingTheAccountNeedsThePasswordThenSignsOut() async throws {

@@ -17,7 +17,8 @@ import Testing
         var changes = await harness.client.authStateChanges().makeAsyncIterator()
         #expect(await changes.next() == .signedOut)
 
-        let user = try await harness.client.signIn(email: "ada@example.com", password: "correct horse battery staple")
+        let result = try await harness.client.signIn(email: "ada@example.com", password: "correct horse battery staple")
+        let user = try #require(result.user)
         #expect(await changes.next() == .signedIn(user))
 
         try await harness.client.refreshSession()  // same user: nothing to report

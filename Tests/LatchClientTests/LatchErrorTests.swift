@@ -34,6 +34,11 @@ import Testing
         (401, "session_expired", nil, nil, .sessionExpired),
         (401, "refresh_token_reused", nil, nil, .refreshTokenReused),
         (401, "reauthentication_required", nil, nil, .reauthenticationRequired(maxAge: nil)),
+        (401, "invalid_mfa_ticket", nil, nil, .invalidMFATicket),
+        (400, "invalid_mfa_code", nil, nil, .invalidMFACode),
+        (400, "mfa_required", nil, nil, .mfaRequired),
+        (409, "mfa_not_enabled", nil, nil, .mfaNotEnabled),
+        (404, "factor_not_found", nil, nil, .factorNotFound),
         (422, "invalid_request", nil, nil, .invalidRequest(message: "message for invalid_request")),
         (400, "invalid_json", nil, nil, .rejectedRequest(code: "invalid_json")),
         (413, "payload_too_large", nil, nil, .rejectedRequest(code: "payload_too_large")),
@@ -84,10 +89,37 @@ import Testing
         #expect(error?.code == "reauthentication_required")
     }
 
-    @Test func reauthenticationRequiredSaysItsMaxAge() {
+    @Test(arguments: [
+        (#"Bearer error="insufficient_user_authentication", acr_values="aal2", max_age=600"#, "aal2", 600),
+        (#"Bearer error="insufficient_user_authentication", max_age=600"#, nil, 600),
+        (#"Bearer ACR_VALUES=aal2"#, "aal2", nil),
+        (#"Bearer acr_values="aal2 aal3", max_age="60""#, "aal2 aal3", 60),
+        (#"Bearer acr_values="", max_age=600"#, nil, 600),
+        (#"Bearer error_description="acr_values=aal2 please", max_age=600"#, nil, 600),
+        (#"Basic acr_values="aal2""#, nil, nil),
+    ] as [(String, String?, Int?)])
+    func reauthenticationRequiredReadsAcrValuesBesideMaxAge(challenge: String, acrValues: String?, maxAge: Int?)
+        async {
+        let error = await thrown(by: FakeLatchServer.error(401, "reauthentication_required", challenge: challenge))
+        #expect(error == .reauthenticationRequired(maxAge: maxAge, acrValues: acrValues))
+        #expect(error?.endsSession == false)
+    }
+
+    @Test func reauthenticationRequiredSaysItsMaxAgeAndContext() {
         #expect(String(describing: LatchError.reauthenticationRequired(maxAge: 600))
                 == "reauthentication_required (within 600 s)")
         #expect(String(describing: LatchError.reauthenticationRequired(maxAge: nil)) == "reauthentication_required")
+        #expect(String(describing: LatchError.reauthenticationRequired(maxAge: 600, acrValues: "aal2"))
+                == "reauthentication_required (aal2, within 600 s)")
+        #expect(String(describing: LatchError.reauthenticationRequired(maxAge: nil, acrValues: "aal2"))
+                == "reauthentication_required (aal2)")
+    }
+
+    @Test func theSecondFactorsRefusalsEndNoSession() {
+        for error in [LatchError.invalidMFATicket, .invalidMFACode, .mfaRequired, .mfaNotEnabled, .factorNotFound] {
+            #expect(!error.endsSession, "\(error)")
+            #expect(error.retryAfter == nil)
+        }
     }
 
     @Test func anAnswerThatIsNotTheAPIsIsAnInvalidResponse() async {

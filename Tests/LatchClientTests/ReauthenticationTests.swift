@@ -125,6 +125,67 @@ import Testing
         #expect(harness.server.count("/v1/reauthenticate") == 0)
     }
 
+    @Test func anAccountWithASecondFactorNeedsItsCodeAndThePasswordIsNotEnough() async throws {
+        let harness = Harness()
+        harness.server.enableSecondFactor()
+        let aal2 = LatchError.reauthenticationRequired(maxAge: 600, acrValues: "aal2")
+        await #expect(throws: aal2) { try await harness.client.changeEmail(to: "ada.new@example.com") }
+        await #expect(throws: aal2) {
+            try await harness.client.changePassword(current: Self.password, new: "a brand new passphrase")
+        }
+        try await harness.client.reauthenticate(password: Self.password)
+        await #expect(throws: aal2, "a password re-authentication is not the second factor") {
+            try await harness.client.deleteAccount()
+        }
+
+        await #expect(throws: LatchError.invalidMFACode) { try await harness.client.reauthenticate(code: "000000") }
+        #expect(harness.store.loadSession()?.accessToken == "access-1-reauthenticated-1",
+                "a wrong code changes nothing")
+        let until = try await harness.client.reauthenticate(code: FakeLatchServer.totpCode)
+        #expect(until == harness.clock.now + 600)
+        #expect(harness.server.requests("/v1/reauthenticate").map { $0.fields as? [String: String] }
+                == [["password": Self.password], ["code": "000000"], ["code": FakeLatchServer.totpCode]])
+        #expect(harness.store.loadSession()?.accessToken == "access-1-reauthenticated-2")
+        #expect(harness.store.loadSession()?.refreshToken == "refresh-1", "the same session")
+        try await harness.client.changeEmail(to: "ada.new@example.com")
+        #expect(harness.server.requests("/v1/email/change").last?.headers["Authorization"]
+                == "Bearer access-1-reauthenticated-2")
+        await #expect(throws: LatchError.invalidCredentials, "a password sent is still checked") {
+            try await harness.client.changePassword(current: "wrong guess", new: "a brand new passphrase")
+        }
+        #expect(await harness.client.currentUser != nil)
+    }
+
+    @Test func aRecoveryCodeProvesPresenceOnce() async throws {
+        let harness = Harness()
+        harness.server.enableSecondFactor()
+        let code = FakeLatchServer.initialRecoveryCodes[3]
+        try await harness.client.reauthenticate(recoveryCode: code)
+        #expect(harness.server.requests("/v1/reauthenticate").first?.fields as? [String: String]
+                == ["recovery_code": code])
+        #expect(harness.store.loadSession()?.accessToken == "access-1-reauthenticated-1")
+        try await harness.client.deleteAccount()
+        #expect(harness.store.loadSession() == nil)
+
+        let again = Harness()
+        again.server.enableSecondFactor()
+        try await again.client.reauthenticate(recoveryCode: code)
+        await #expect(throws: LatchError.invalidMFACode, "spent") {
+            try await again.client.reauthenticate(recoveryCode: code)
+        }
+        #expect(await again.client.currentUser != nil)
+    }
+
+    @Test func aSecondFactorProofWithoutAFactorIsRefusedAndEndsNothing() async throws {
+        let harness = Harness()
+        await #expect(throws: LatchError.mfaNotEnabled) { try await harness.client.reauthenticate(code: "123456") }
+        await #expect(throws: LatchError.mfaNotEnabled) {
+            try await harness.client.reauthenticate(recoveryCode: "ABCD-EFGH-JKMN-PQRS")
+        }
+        #expect(harness.store.loadSession() == harness.server.session(1))
+        #expect(harness.server.count("/v1/token/refresh") == 0)
+    }
+
     @Test func aReauthenticationAnsweredAfterASignOutDoesNotSignBackIn() async throws {
         let harness = Harness()
         harness.server.reauthenticationGate.close()

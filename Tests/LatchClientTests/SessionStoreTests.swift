@@ -100,7 +100,8 @@ import Testing
         let server = FakeLatchServer(clock: clock)
         let first = LatchClient(baseURL: Harness.baseURL, store: FileSessionStore(directory: directory),
                                 transport: server, now: clock.function)
-        let user = try await first.signIn(email: "ada@example.com", password: "correct horse battery staple")
+        let user = try await first.signIn(email: "ada@example.com", password: "correct horse battery staple").user
+        #expect(user != nil)
 
         let relaunched = LatchClient(baseURL: Harness.baseURL, store: FileSessionStore(directory: directory),
                                      transport: server, now: clock.function)

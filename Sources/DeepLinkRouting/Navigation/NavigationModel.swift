@@ -60,6 +60,7 @@ public final class NavigationModel {
     public func authStateDetermined(signedIn: Bool) { state.authStateDetermined(signedIn: signedIn) }
     public func signedIn() { state.signedIn() }
     public func signedOut() { state.signedOut() }
+    public func awaitingSecondFactor() { state.awaitingSecondFactor() }
     public func awaitingConfirmation(email: String) { state.awaitingConfirmation(email: email) }
     public func cancelSignUp() { state.cancelSignUp() }
 

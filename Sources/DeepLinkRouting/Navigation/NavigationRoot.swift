@@ -8,4 +8,7 @@ public enum NavigationRoot: Hashable, Codable, Sendable {
     case signIn
     /// Signed out in the middle of sign-up: "we sent a mail to `email`, open its link".
     case awaitingConfirmation(email: String)
+    /// Half-way through a sign-in: "enter the code from your authenticator app, or a recovery code". It carries
+    /// nothing: the ticket that completes the sign-in stays with the client, which holds it in memory only.
+    case secondFactor
 }

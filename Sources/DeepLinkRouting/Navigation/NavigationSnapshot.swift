@@ -12,7 +12,9 @@ public struct NavigationSnapshot: Hashable, Sendable {
     public let version: Int
     /// The stack, cut before the first token-carrying screen.
     public let path: [AppDeepLink]
-    /// A link that was waiting for sign-in, unless it carries a token.
+    /// A link that was waiting for sign-in (or its second factor), unless it carries a token. A sign-in waiting for
+    /// its second factor does not survive a relaunch (its ticket lives in memory only): the link then waits for the
+    /// next sign-in.
     public let pendingRoute: DeepLinkRoute?
     /// The address of a sign-up waiting for email confirmation.
     public let signUpEmail: String?

@@ -8,7 +8,11 @@ import Foundation
 /// - An auth-required link while signed out (or before the auth state is known) shows the root, is kept, and opens
 ///   right after sign-in. Token links (`confirmAuth`, `resetPassword`,
 ///   `confirmEmailChange`) open signed out.
+/// - A sign-in waiting for its second factor is not signed in: its root is the second-factor screen, an
+///   auth-required link waits as it does signed out, and the link kept from before waits on; all of them open
+///   once the second factor signed in.
 /// - Sign-out empties the stack and forgets the pending link: nothing of the old session is reachable by Back.
+///   Giving up a second factor is a sign-out too: nothing of the abandoned sign-in carries over to the next one.
 /// - A link that is not understood falls back to the root and says why.
 public struct NavigationState: Hashable, Sendable {
     /// Reads the URLs passed to `open(url:)`.
@@ -16,7 +20,7 @@ public struct NavigationState: Hashable, Sendable {
     public private(set) var authState: AuthState
     /// The screens above the root, for `NavigationStack(path:)`; settable so Back and in-app pushes write it.
     public var path: [AppDeepLink]
-    /// The link waiting for sign-in (or, at launch, for the auth state to be known).
+    /// The link waiting for sign-in (or its second factor, or, at launch, for the auth state to be known).
     public private(set) var pendingRoute: DeepLinkRoute?
     /// A sign-up waiting for its confirmation mail, shown instead of sign-in while signed out.
     public private(set) var signUpEmail: String?
@@ -42,6 +46,7 @@ public struct NavigationState: Hashable, Sendable {
         case .undetermined: .launching
         case .loggedIn: .home
         case .loggedOut: signUpEmail.map { .awaitingConfirmation(email: $0) } ?? .signIn
+        case .awaitingSecondFactor: .secondFactor
         }
     }
 
@@ -77,11 +82,11 @@ public struct NavigationState: Hashable, Sendable {
         case .undetermined:
             pendingRoute = route
             return .deferred(route)
-        case .loggedOut where route.requiresAuth:
+        case .loggedOut where route.requiresAuth, .awaitingSecondFactor where route.requiresAuth:
             pendingRoute = route
             path = []
             return .deferred(route)
-        case .loggedIn, .loggedOut:
+        case .loggedIn, .loggedOut, .awaitingSecondFactor:
             path = route.path
             return .opened(route)
         }
@@ -103,7 +108,8 @@ public struct NavigationState: Hashable, Sendable {
         }
     }
 
-    /// The user signed in (or confirming their email signed them in): home, then the waiting link if any.
+    /// The user signed in (or confirming their email, or the second factor, signed them in): home, then the
+    /// waiting link if any.
     public mutating func signedIn() {
         authState = .loggedIn
         signUpEmail = nil
@@ -111,12 +117,27 @@ public struct NavigationState: Hashable, Sendable {
         pendingRoute = nil
     }
 
-    /// The user signed out (or the session was revoked): sign-in, with nothing left to go back to.
+    /// The user signed out (or the session was revoked, or a sign-in waiting for its second factor was given up or
+    /// expired): sign-in, with nothing left to go back to.
     public mutating func signedOut() {
         authState = .loggedOut
         path = []
         pendingRoute = nil
         signUpEmail = nil
+    }
+
+    /// The first factor was right and the account asks for a second: the second-factor screen, with an empty
+    /// stack (the screen that signed in, a sign-in link's say, is done). The link waiting for sign-in keeps waiting
+    /// for the second factor; at launch, one that needs no sign-in opens now, as it would signed out. Ignored while
+    /// signed in: a session exists, and a sign-in that has not finished does not replace it.
+    public mutating func awaitingSecondFactor() {
+        guard authState != .loggedIn else { return }
+        authState = .awaitingSecondFactor
+        path = []
+        if let route = pendingRoute, !route.requiresAuth {
+            pendingRoute = nil
+            path = route.path
+        }
     }
 
     // MARK: - Sign-up

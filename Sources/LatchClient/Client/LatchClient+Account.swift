@@ -28,7 +28,7 @@ extension LatchClient {
     @discardableResult
     public func confirm(token: String) async throws(LatchError) -> User {
         let session = try await api.send(ConfirmRequest(token: token))
-        try adopt(session)
+        try adoptSignIn(session)
         return session.user
     }
 
@@ -38,26 +38,40 @@ extension LatchClient {
     @discardableResult
     public func confirm(email: String, code: String) async throws(LatchError) -> User {
         let session = try await api.send(ConfirmRequest(email: Self.typed(email), code: code))
-        try adopt(session)
+        try adoptSignIn(session)
         return session.user
     }
 
     // MARK: - Sign-in and sign-out
 
-    /// Signs in, presenting this device's token from an earlier sign-in and keeping the new one.
+    /// Signs in, presenting this device's token from an earlier sign-in and keeping the new one. For an account
+    /// with a second factor a right password signs in only halfway: `.mfaRequired`, then `completeMFA`.
     /// - Throws: `invalidCredentials`, `emailNotConfirmed`, `userDisabled`, `rateLimited(retryAfter:)`.
     @discardableResult
-    public func signIn(email: String, password: String) async throws(LatchError) -> User {
+    public func signIn(email: String, password: String) async throws(LatchError) -> SignInResult {
         // An unreadable device token only costs the lockout exemption; the sign-in itself still works.
         let deviceToken = try? store.loadDeviceToken()
         let answer = try await api.send(SignInRequest(email: Self.typed(email), password: password, deviceToken: deviceToken))
         return try signedIn(answer, presented: deviceToken)
     }
 
+    /// What a right first factor's answer makes: the session, or a sign-in waiting for its second factor (nothing
+    /// stored: there is no token yet), its ticket's expiry counted from now.
+    func signedIn(_ answer: FirstFactorAnswer, presented deviceToken: String?) throws(LatchError) -> SignInResult {
+        switch answer {
+        case .session(let answer):
+            return .signedIn(try signedIn(answer, presented: deviceToken))
+        case .mfaRequired(let value, let methods, let expiresIn):
+            let ticket = MFATicket(value: value, expiresAt: now() + TimeInterval(expiresIn))
+            awaitSecondFactor(ticket: ticket, methods: methods)
+            return .mfaRequired(ticket: ticket, methods: methods)
+        }
+    }
+
     /// Makes a sign-in's answer the session, and keeps the device token it brought when it is not the one this
     /// device had (`deviceToken`).
-    func signedIn(_ answer: SignInRequest.Response, presented deviceToken: String?) throws(LatchError) -> User {
-        try adopt(answer.session)
+    func signedIn(_ answer: SessionAnswer, presented deviceToken: String?) throws(LatchError) -> User {
+        try adoptSignIn(answer.session)
         if let token = answer.deviceToken, token != deviceToken {
             try persist { try $0.saveDeviceToken(token) }
         }
@@ -66,11 +80,15 @@ extension LatchClient {
 
     /// Ends the session: at the server (`.local`: this one; `.global`: every session of the user) and here,
     /// whatever the server answers. The device token stays. Signed out already, this does nothing.
-    /// `.others` ends every *other* session and keeps this one.
+    /// `.others` ends every *other* session and keeps this one. Waiting for a second factor, `.local` and `.global`
+    /// give that sign-in up (nothing to tell the server: there is no session yet) and report `.signedOut`.
     /// - Throws: after the session ended here, when the server could not be told (`network`, a 503): for
     ///   `.global` the other devices are then still signed in. For `.others` every error is thrown as is.
     public func signOut(scope: SignOutScope = .local) async throws(LatchError) {
-        guard session != nil else { return }
+        guard session != nil else {
+            if scope != .others { abandonSecondFactor() }
+            return
+        }
         if scope == .others {
             _ = try await authorized(SignOutRequest(scope: scope))
             return
@@ -106,19 +124,32 @@ extension LatchClient {
 
     /// Sets a new password with the token of a `resetPassword` link. The server ends every session of the user,
     /// so if this device was signed in as them it is signed out; sign in with the new password.
-    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `weakPassword`.
+    ///
+    /// An account with a second factor needs one of its codes as well, so that a stolen mailbox alone cannot take
+    /// it over: `mfaCode` (the authenticator's current code) or `recoveryCode` (which is spent). Without either the
+    /// server answers `mfaRequired`: ask for one and call again (the link still works).
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `weakPassword`, `mfaRequired`,
+    ///   `invalidMFACode`.
     @discardableResult
-    public func resetPassword(token: String, newPassword: String) async throws(LatchError) -> User {
-        let answer = try await api.send(ResetPasswordRequest(token: token, password: newPassword))
+    public func resetPassword(token: String, newPassword: String, mfaCode: String? = nil, recoveryCode: String? = nil)
+        async throws(LatchError) -> User {
+        let request = ResetPasswordRequest(token: token, password: newPassword, mfaCode: mfaCode,
+                                           recoveryCode: recoveryCode)
+        let answer = try await api.send(request)
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }
 
-    /// Sets a new password with the code from the reset mail, typed by the user.
-    /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`.
+    /// Sets a new password with the code from the reset mail, typed by the user; for an account with a second
+    /// factor with one of its codes too, as `resetPassword(token:newPassword:mfaCode:recoveryCode:)`.
+    /// - Throws: `invalidCode`, `weakPassword` (checked first: a refused password spends no try), `rateLimited`,
+    ///   `mfaRequired`, `invalidMFACode`.
     @discardableResult
-    public func resetPassword(email: String, code: String, newPassword: String) async throws(LatchError) -> User {
-        let answer = try await api.send(ResetPasswordRequest(email: Self.typed(email), code: code, password: newPassword))
+    public func resetPassword(email: String, code: String, newPassword: String, mfaCode: String? = nil,
+                              recoveryCode: String? = nil) async throws(LatchError) -> User {
+        let request = ResetPasswordRequest(email: Self.typed(email), code: code, password: newPassword,
+                                           mfaCode: mfaCode, recoveryCode: recoveryCode)
+        let answer = try await api.send(request)
         if session?.user.id == answer.user.id { endSession() }
         return answer.user
     }

@@ -3,8 +3,9 @@ import DeepLinkRouting
 extension LatchClient {
     /// Completes what an auth link asks for: a `confirmAuth` link is confirmed (and the user signed in, which
     /// `authStateChanges()` reports); a `signIn` link completes the sign-in by mail pending on this device (and
-    /// signs in); a `resetPassword` link hands its token back for the new-password screen; a `confirmEmailChange`
-    /// link makes the new address the account's. Other routes need nothing from the client.
+    /// signs in, or for an account with a second factor answers `.mfaRequired`: then `completeMFA`); a
+    /// `resetPassword` link hands its token back for the new-password screen; a `confirmEmailChange` link makes the
+    /// new address the account's. Other routes need nothing from the client.
     ///
     /// ```swift
     /// .onOpenURL { url in
@@ -24,7 +25,7 @@ extension LatchClient {
         case .confirmEmailChange(let token):
             .emailChanged(try await confirmEmailChange(token: token))
         case .signIn(let token):
-            .signedIn(try await completeEmailSignIn(token: token))
+            AuthLinkOutcome(try await completeEmailSignIn(token: token))
         case .home, .profile, .itemList, .itemDetail:
             .notAnAuthLink
         }

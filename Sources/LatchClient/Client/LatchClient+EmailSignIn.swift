@@ -35,12 +35,13 @@ extension LatchClient {
 
     /// Completes the pending sign-in by mail with the token of its `signIn` link (`handle(_:)` does this for a
     /// link the app was opened with). Signs in as `signIn(email:password:)` does: the session and the device token
-    /// are stored, and `authStateChanges()` reports the user.
+    /// are stored, and `authStateChanges()` reports the user; or, for an account with a second factor, answers
+    /// `.mfaRequired` (the attempt is spent either way).
     /// - Throws: `noPendingEmailSignIn` (nothing sent), `invalidToken` (unknown, or asked for by another app
     ///   instance or device), `tokenExpired`, `tokenUsed`, `tokenSuperseded` (a newer mail replaced it: open the
     ///   newest; the attempt stays for it), `userDisabled`, `rateLimited`.
     @discardableResult
-    public func completeEmailSignIn(token: String) async throws(LatchError) -> User {
+    public func completeEmailSignIn(token: String) async throws(LatchError) -> SignInResult {
         let attempt = try completableEmailSignIn()
         let secret = EmailSignInBinding.encoded(attempt.bindingSecret)
         return try await completeEmailSignIn(VerifyEmailSignInRequest(token: token, bindingSecret: secret), attempt)
@@ -52,7 +53,7 @@ extension LatchClient {
     ///   (wrong, expired or spent by wrong tries; the attempt stays, so a right code still works), `tokenUsed`,
     ///   `userDisabled`, `rateLimited`.
     @discardableResult
-    public func completeEmailSignIn(email: String, code: String) async throws(LatchError) -> User {
+    public func completeEmailSignIn(email: String, code: String) async throws(LatchError) -> SignInResult {
         let email = Self.typed(email)
         let attempt = try completableEmailSignIn(for: email)
         let secret = EmailSignInBinding.encoded(attempt.bindingSecret)
@@ -65,7 +66,7 @@ extension LatchClient {
     /// - Throws: `notASignInLink` (another link, or one `parser` refuses: nothing sent), and what
     ///   `completeEmailSignIn(token:)` throws.
     @discardableResult
-    public func completeEmailSignIn(url: URL, parser: DeepLinkParser) async throws(LatchError) -> User {
+    public func completeEmailSignIn(url: URL, parser: DeepLinkParser) async throws(LatchError) -> SignInResult {
         guard case .signIn(let token)? = parser.parse(url).link else { throw .notASignInLink }
         return try await completeEmailSignIn(token: token)
     }
@@ -96,14 +97,15 @@ extension LatchClient {
         return attempt
     }
 
-    /// Redeems `attempt`'s mail: signs in and drops the attempt, or drops it when the server says its mail can no
-    /// longer sign in. `tokenSuperseded` keeps it: the newer mail that replaced this one was asked for with the
-    /// same secret if it was asked for here. Other refusals keep it too (a mistyped code, another device's link).
+    /// Redeems `attempt`'s mail: signs in (or waits for the second factor) and drops the attempt, or drops it when
+    /// the server says its mail can no longer sign in. `tokenSuperseded` keeps it: the newer mail that replaced this
+    /// one was asked for with the same secret if it was asked for here. Other refusals keep it too (a mistyped code,
+    /// another device's link).
     private func completeEmailSignIn(_ request: VerifyEmailSignInRequest, _ attempt: PendingEmailSignIn)
-        async throws(LatchError) -> User {
+        async throws(LatchError) -> SignInResult {
         // Not sent (the endpoint takes none); read only to tell whether the answer's token is new.
         let deviceToken = try? store.loadDeviceToken()
-        let answer: SignInRequest.Response
+        let answer: FirstFactorAnswer
         do throws(LatchError) {
             answer = try await api.send(request)
         } catch let error where error == .tokenUsed || error == .tokenExpired {

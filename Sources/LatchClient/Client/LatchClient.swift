@@ -2,8 +2,9 @@ import DeepLinkRouting
 import Foundation
 
 /// The app's client of a Latch server: sign-up, the mailed links, sign-in (by password, or by mail:
-/// LatchClient+EmailSignIn.swift), re-authentication before privileged changes (LatchClient+Reauthentication.swift),
-/// the session and its refresh.
+/// LatchClient+EmailSignIn.swift; with a second factor: LatchClient+MFASignIn.swift), re-authentication before
+/// privileged changes (LatchClient+Reauthentication.swift), the second factor's management
+/// (LatchClient+MFAFactors.swift), the session and its refresh.
 ///
 /// ```swift
 /// let latch = LatchClient(baseURL: URL(string: "https://auth.example.com")!, store: KeychainSessionStore())
@@ -29,6 +30,10 @@ public actor LatchClient {
 
     /// The current session; nil when signed out. Written only by `adopt` and `endSession`.
     private(set) var session: Session?
+    /// The sign-in waiting for its second factor, if any: its ticket lives here only, never in the store (it holds
+    /// no token, and must not outlive the process). Written only by `awaitSecondFactor`, `abandonSecondFactor`,
+    /// `adoptSignIn` and `endSession`.
+    private(set) var pendingSecondFactor: (ticket: MFATicket, methods: [MFAMethod])?
     /// The refresh in flight, shared by every caller that needs a new access token meanwhile.
     var refreshTask: Task<Result<Session, LatchError>, Never>?
     private var observers: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
@@ -81,7 +86,13 @@ public actor LatchClient {
         return stream
     }
 
-    private var state: AuthStateChange { session.map { .signedIn($0.user) } ?? .signedOut }
+    private var state: AuthStateChange {
+        if let session { return .signedIn(session.user) }
+        if let pending = pendingSecondFactor {
+            return .secondFactorRequired(ticket: pending.ticket, methods: pending.methods)
+        }
+        return .signedOut
+    }
 
     private func removeObserver(_ id: UUID) {
         observers[id] = nil
@@ -100,6 +111,28 @@ public actor LatchClient {
         session = new
         if before != new.user { publish(.signedIn(new.user)) }
         try persist { try $0.saveSession(new) }
+    }
+
+    /// Makes a sign-in's session the session (`adopt`): a sign-in waiting for its second factor is over with it,
+    /// whichever completed.
+    func adoptSignIn(_ new: Session) throws(LatchError) {
+        pendingSecondFactor = nil
+        try adopt(new)
+    }
+
+    /// Keeps a sign-in waiting for its second factor, replacing an earlier one, and reports it unless signed in: a
+    /// session that exists stays, and the state with it, until the second factor replaces it.
+    func awaitSecondFactor(ticket: MFATicket, methods: [MFAMethod]) {
+        pendingSecondFactor = (ticket, methods)
+        if session == nil { publish(.secondFactorRequired(ticket: ticket, methods: methods)) }
+    }
+
+    /// Forgets the sign-in waiting for its second factor (given up, expired, or refused by the server), and reports
+    /// `.signedOut` when it was the state.
+    func abandonSecondFactor() {
+        guard pendingSecondFactor != nil else { return }
+        pendingSecondFactor = nil
+        if session == nil { publish(.signedOut) }
     }
 
     /// The user as the server describes it now; reported when it differs from the session's.
@@ -125,13 +158,15 @@ public actor LatchClient {
         try persist { try $0.saveSession(new) }
     }
 
-    /// Forgets the session here (the device token stays) and reports `.signedOut` if there was one.
+    /// Forgets the session here (the device token stays) and reports `.signedOut` if there was one. A sign-in
+    /// waiting for its second factor meanwhile is forgotten too: nothing of the signed-in time outlives it.
     ///
     /// A store that fails to clear is not reported: the session it keeps is over at the server, so the next
     /// launch that loads it meets the same refusal and clears it again.
     func endSession() {
         guard session != nil else { return }
         session = nil
+        pendingSecondFactor = nil
         publish(.signedOut)
         try? store.clearSession()
     }

@@ -19,12 +19,14 @@ enum ErrorResponse {
             return .invalidResponse("HTTP \(response.status) without a Latch error body")
         }
         let retryAfter = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let challenge = response.header("WWW-Authenticate")
         return error(code: body.error.code, message: body.error.message ?? "", reason: body.error.reason,
-                     retryAfter: retryAfter, maxAge: maxAge(challenge: response.header("WWW-Authenticate")))
+                     retryAfter: retryAfter, maxAge: maxAge(challenge: challenge),
+                     acrValues: acrValues(challenge: challenge))
     }
 
-    static func error(code: String, message: String, reason: String?, retryAfter: Int?, maxAge: Int? = nil)
-        -> LatchError {
+    static func error(code: String, message: String, reason: String?, retryAfter: Int?, maxAge: Int? = nil,
+                      acrValues: String? = nil) -> LatchError {
         switch code {
         case "invalid_email": .invalidEmail
         case "weak_password": .weakPassword(reason: reason.flatMap(WeakPasswordReason.init(rawValue:)))
@@ -40,7 +42,12 @@ enum ErrorResponse {
         case "email_taken": .emailTaken
         case "email_unchanged": .emailUnchanged
         case "session_not_found": .sessionNotFound
-        case "reauthentication_required": .reauthenticationRequired(maxAge: maxAge)
+        case "reauthentication_required": .reauthenticationRequired(maxAge: maxAge, acrValues: acrValues)
+        case "invalid_mfa_ticket": .invalidMFATicket
+        case "invalid_mfa_code": .invalidMFACode
+        case "mfa_required": .mfaRequired
+        case "mfa_not_enabled": .mfaNotEnabled
+        case "factor_not_found": .factorNotFound
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired
@@ -58,15 +65,26 @@ enum ErrorResponse {
     /// `max_age` of a Bearer challenge (RFC 9470 §3: `Bearer error="insufficient_user_authentication",
     /// max_age=600`), as a token or a quoted string; nil when there is none or it is not a count of seconds.
     static func maxAge(challenge: String?) -> Int? {
+        guard let value = bearerParameter("max_age", of: challenge) else { return nil }
+        guard let seconds = Int(value), seconds >= 0 else { return nil }
+        return seconds
+    }
+
+    /// `acr_values` of a Bearer challenge (RFC 9470 §3: `…, acr_values="aal2", max_age=600`): the authentication
+    /// context the call needs, a space-separated list, as the server wrote it; nil when there is none or it is empty.
+    static func acrValues(challenge: String?) -> String? {
+        guard let value = bearerParameter("acr_values", of: challenge) else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The first value of the parameter `name` (case-insensitive) of a Bearer challenge; nil for another scheme.
+    private static func bearerParameter(_ name: String, of challenge: String?) -> String? {
         guard let challenge else { return nil }
         let text = challenge.trimmingCharacters(in: .whitespaces)
         guard let schemeEnd = text.firstIndex(where: \.isWhitespace),
               text[..<schemeEnd].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
-        for (name, value) in authParameters(text[schemeEnd...]) where name.lowercased() == "max_age" {
-            guard let seconds = Int(value), seconds >= 0 else { return nil }
-            return seconds
-        }
-        return nil
+        return authParameters(text[schemeEnd...]).first { $0.name.lowercased() == name }?.value
     }
 
     /// The `name=value` pairs of a challenge's parameter list (RFC 9110 §11.2), values unquoted; it stops at

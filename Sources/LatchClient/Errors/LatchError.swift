@@ -42,10 +42,31 @@ public enum LatchError: Error, Hashable, Sendable {
     /// `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=…`; nil without one). Ask the
     /// user to prove it is them (`reauthenticate(password:)`, or `requestReauthenticationCode()` then
     /// `reauthenticate(emailCode:)`) and call again. The session stays: this is not a sign-out.
-    case reauthenticationRequired(maxAge: Int?)
+    ///
+    /// `acrValues` is the challenge's `acr_values`: `"aal2"` when the account has a second factor, whose proof is
+    /// then the only one accepted (`reauthenticate(code:)` or `reauthenticate(recoveryCode:)`; a password is not
+    /// enough), and for the second-factor calls themselves; nil for an account without one.
+    case reauthenticationRequired(maxAge: Int?, acrValues: String? = nil)
 
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
     case rateLimited(retryAfter: Int?)
+
+    // MARK: The second factor
+
+    /// `invalid_mfa_ticket`: the sign-in's second step came too late (5 minutes), twice, or after five wrong codes:
+    /// sign in again. The client forgets the ticket and reports signed out.
+    case invalidMFATicket
+    /// `invalid_mfa_code`: the authenticator's code or the recovery code is wrong (or the recovery code was used).
+    /// Whatever waited for it (the sign-in's ticket, the enrolment) lives on: let the user type it again.
+    case invalidMFACode
+    /// `mfa_required`: resetting the password of an account with a second factor needs its code or a recovery code
+    /// as well (`resetPassword(…, mfaCode:)` or `recoveryCode:`).
+    case mfaRequired
+    /// `mfa_not_enabled`: a second-factor proof or new recovery codes for an account that has no active factor.
+    case mfaNotEnabled
+    /// `factor_not_found`: no such factor of this user, or (activation) an enrolment that is no longer pending:
+    /// expired, activated already, replaced by a newer one, or ended by five wrong codes. Enrol again.
+    case factorNotFound
 
     // MARK: Sessions (each ends the stored session and reports signed out)
 
@@ -111,6 +132,11 @@ public enum LatchError: Error, Hashable, Sendable {
         case .emailUnchanged: "email_unchanged"
         case .sessionNotFound: "session_not_found"
         case .reauthenticationRequired: "reauthentication_required"
+        case .invalidMFATicket: "invalid_mfa_ticket"
+        case .invalidMFACode: "invalid_mfa_code"
+        case .mfaRequired: "mfa_required"
+        case .mfaNotEnabled: "mfa_not_enabled"
+        case .factorNotFound: "factor_not_found"
         case .noPendingEmailSignIn: "no_pending_email_sign_in"
         case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"
@@ -156,7 +182,13 @@ extension LatchError: CustomStringConvertible {
         case .weakPassword(let reason): "weak_password (\(reason?.rawValue ?? "unknown rule"))"
         case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds):
             seconds.map { "\(code) (retry after \($0) s)" } ?? code
-        case .reauthenticationRequired(let maxAge): maxAge.map { "\(code) (within \($0) s)" } ?? code
+        case .reauthenticationRequired(let maxAge, let acrValues):
+            switch (acrValues, maxAge) {
+            case let (acr?, seconds?): "\(code) (\(acr), within \(seconds) s)"
+            case let (acr?, nil): "\(code) (\(acr))"
+            case let (nil, seconds?): "\(code) (within \(seconds) s)"
+            case (nil, nil): code
+            }
         case .invalidRequest(let message), .unknownCode(_, let message): "\(code): \(message)"
         case .invalidResponse(let detail), .network(let detail), .storage(let detail): "\(code): \(detail)"
         default: code

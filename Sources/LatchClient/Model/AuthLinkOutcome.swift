@@ -3,6 +3,8 @@ public enum AuthLinkOutcome: Hashable, Sendable {
     /// A `confirmAuth` link (the address is confirmed) or a `signIn` link (the sign-in by mail pending on this
     /// device completed): the user is signed in.
     case signedIn(User)
+    /// A `signIn` link whose account asks for its second factor: the same as `SignInResult.mfaRequired`.
+    case mfaRequired(ticket: MFATicket, methods: [MFAMethod])
     /// A `resetPassword` link: show the new-password screen, then call `resetPassword(token:newPassword:)`.
     case resetPassword(token: String)
     /// A `confirmEmailChange` link: the account's address is now the new one (the user as it is now).
@@ -11,11 +13,22 @@ public enum AuthLinkOutcome: Hashable, Sendable {
     case notAnAuthLink
 }
 
+extension AuthLinkOutcome {
+    /// A sign-in link's outcome: what completing its sign-in by mail did.
+    init(_ signIn: SignInResult) {
+        switch signIn {
+        case .signedIn(let user): self = .signedIn(user)
+        case .mfaRequired(let ticket, let methods): self = .mfaRequired(ticket: ticket, methods: methods)
+        }
+    }
+}
+
 extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// `resetPassword(token: <redacted>)`: never the token.
+    /// `resetPassword(token: <redacted>)`: never the token (nor a second factor's ticket).
     public var description: String {
         switch self {
         case .signedIn(let user): "signedIn(\(user.email))"
+        case .mfaRequired(_, let methods): "mfaRequired(methods: \(methods.map(\.rawValue)))"
         case .resetPassword: "resetPassword(token: <redacted>)"
         case .emailChanged(let user): "emailChanged(\(user.email))"
         case .notAnAuthLink: "notAnAuthLink"
@@ -27,6 +40,8 @@ extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible
     public var customMirror: Mirror {
         switch self {
         case .signedIn(let user): Mirror(self, children: ["signedIn": user], displayStyle: .enum)
+        case .mfaRequired(let ticket, let methods):
+            Mirror(self, children: ["ticket": ticket, "methods": methods], displayStyle: .enum)
         case .resetPassword: Mirror(self, children: ["token": "<redacted>"], displayStyle: .enum)
         case .emailChanged(let user): Mirror(self, children: ["emailChanged": user], displayStyle: .enum)
         case .notAnAuthLink: Mirror(self, children: [:], displayStyle: .enum)

@@ -13,18 +13,22 @@ public struct SessionInfo: Hashable, Sendable, Codable, Identifiable {
     public let ip: String?
     /// Whether this is this device's session.
     public let current: Bool
+    /// Whether it passed a second factor (`aal2`) or one factor only (`aal1`); nil from a server that does not say.
+    public let aal: AssuranceLevel?
 
-    public init(id: UUID, createdAt: Date, lastUsedAt: Date, userAgent: String?, ip: String?, current: Bool) {
+    public init(id: UUID, createdAt: Date, lastUsedAt: Date, userAgent: String?, ip: String?, current: Bool,
+                aal: AssuranceLevel? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.userAgent = userAgent
         self.ip = ip
         self.current = current
+        self.aal = aal
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, ip, current
+        case id, ip, current, aal
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
         case userAgent = "user_agent"

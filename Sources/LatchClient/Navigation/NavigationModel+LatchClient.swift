@@ -8,6 +8,7 @@ extension NavigationModel {
         case .determined(let signedIn): authStateDetermined(signedIn: signedIn)
         case .signedIn: signedIn()
         case .signedOut: signedOut()
+        case .awaitingSecondFactor: awaitingSecondFactor()
         case nil: break
         }
     }

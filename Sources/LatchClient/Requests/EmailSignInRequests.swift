@@ -8,10 +8,11 @@ struct EmailSignInRequest: APIRequest {
     let binding: String
 }
 
-/// `POST /v1/signin/email/verify` → 200 session and `device_token`, as `POST /v1/signin`: the link's token, or the
-/// code from the same mail with the address, and the secret the request was bound to.
+/// `POST /v1/signin/email/verify` → 200 session and `device_token`, or a second factor's ticket, as
+/// `POST /v1/signin`: the link's token, or the code from the same mail with the address, and the secret the request
+/// was bound to.
 struct VerifyEmailSignInRequest: APIRequest {
-    typealias Response = SignInRequest.Response
+    typealias Response = FirstFactorAnswer
     static let path = "/v1/signin/email/verify"
     let token: String?
     let email: String?

@@ -81,7 +81,7 @@ extension FakeLatchServer {
             state.signInMails[index].used = true
             return nil
         }
-        return refusal ?? newSession(withDevice: true)
+        return refusal ?? firstFactorPassed()
     }
 
     static func decodeBase64URL(_ text: String) -> Data? {

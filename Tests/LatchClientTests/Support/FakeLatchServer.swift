@@ -33,6 +33,25 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         var reauthentications = 0
         /// Sign-in mails (FakeLatchServer+EmailSignIn.swift).
         var signInMails: [SignInMail] = []
+        /// The user's authenticator factors, active or pending (FakeLatchServer+MFA.swift).
+        var factors: [Factor] = []
+        /// The recovery codes not used yet.
+        var recoveryCodes: [String] = []
+        /// How many times recovery codes were made (activations and regenerations).
+        var recoveryCodeBatches = 0
+        /// How many enrolments were started: each gets a factor ID of its own.
+        var enrolments = 0
+        /// The current session's assurance level, as the sessions list says it.
+        var aal = "aal1"
+        /// Until when the session may make privileged changes of an account with a second factor: a
+        /// re-authentication by code or recovery code; a refresh keeps it.
+        var secondFactorUntil: Date?
+
+        /// The tickets of sign-ins waiting for their second factor, oldest first.
+        var mfaTickets: [MFATicketRecord] = []
+
+        /// Whether the account has a second factor, so privileged changes need its proof.
+        var hasActiveFactor: Bool { factors.contains { $0.active } }
 
         /// The one access token of the session the server accepts now.
         var accessToken: String { reauthenticatedAccessToken ?? "access-\(generation)" }
@@ -48,6 +67,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     /// How long a re-authentication lets privileged changes go without the password, as latchd's default.
     static let privilegedMaxAge = 600
     static let reauthenticationChallenge = #"Bearer error="insufficient_user_authentication", max_age=600"#
+    static let secondFactorChallenge =
+        #"Bearer error="insufficient_user_authentication", acr_values="aal2", max_age=600"#
 
     let state = Mutex(State())
     let clock: TestClock
@@ -59,6 +80,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     let reauthenticationGate = Gate(open: true)
     /// Redemptions of sign-in mails wait here before they are answered.
     let emailSignInGate = Gate(open: true)
+    /// Second steps of sign-ins (`POST /v1/signin/mfa`) wait here after the server answered them, before the answer
+    /// goes out.
+    let mfaSignInGate = Gate(open: true)
 
     init(clock: TestClock) {
         self.clock = clock
@@ -98,7 +122,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         switch (request.method, request.url.path) {
         case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
         case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
-        case ("POST", "/v1/signin"): return newSession(withDevice: true)
+        case ("POST", "/v1/signin"): return firstFactorPassed()
+        case ("POST", "/v1/signin/mfa"):
+            let answer = completeMFA(fields)
+            await mfaSignInGate.pass()
+            return answer
         case ("POST", "/v1/signin/email"): return requestEmailSignIn(fields)
         case ("POST", "/v1/signin/email/verify"):
             await emailSignInGate.pass()
@@ -133,13 +161,19 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 self.presence(password: password, state) ?? self.json(202, ["status": "confirmation_sent"])
             }
         case ("POST", "/v1/reauthenticate"):
-            if let refusal = Self.strict(fields, allowed: ["password", "email_code"], required: []) { return refusal }
+            let keys: Set = ["password", "email_code", "code", "recovery_code"]
+            if let refusal = Self.strict(fields, allowed: keys, required: []) { return refusal }
             guard fields.count == 1 else { return Self.error(422, "invalid_request") }
             let password = fields["password"] as? String
             let code = fields["email_code"] as? String
+            let secondFactor = SecondFactorProof(fields)
             let answer = await bearer(request) { state in
                 if let password, password != Self.password { return Self.error(401, "invalid_credentials") }
                 if let code, code != state.reauthenticationCode { return Self.error(400, "invalid_code") }
+                if let secondFactor {
+                    if let refusal = self.verify(secondFactor) { return refusal }
+                    return self.reauthenticate(secondFactor: true)
+                }
                 return self.reauthenticate()
             }
             if answer.isSuccess { await reauthenticationGate.pass() }
@@ -162,11 +196,11 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             default: return Self.error(400, "invalid_token")
             }
         case ("GET", "/v1/sessions"):
-            return await bearer(request) { _ in
-                self.json(200, ["sessions": [
-                    self.sessionListEntry(Self.currentSessionID, current: true),
-                    self.sessionListEntry(Self.otherSessionID, current: false),
-                ]])
+            return await bearer(request) { state in
+                var this = self.sessionListEntry(Self.currentSessionID, current: true)
+                this["aal"] = state.aal
+                // The other entry is as an older server lists it, without `aal`.
+                return self.json(200, ["sessions": [this, self.sessionListEntry(Self.otherSessionID, current: false)]])
             }
         case ("DELETE", let path) where path.hasPrefix("/v1/sessions/"):
             let id = UUID(uuidString: String(path.dropFirst("/v1/sessions/".count)))
@@ -179,6 +213,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 default: return Self.error(404, "session_not_found")
                 }
             }
+        case (_, let path) where path.hasPrefix("/v1/mfa"):
+            return await mfaManagement(request, fields)
         case ("DELETE", "/v1/me"):
             if let refusal = Self.strict(fields, allowed: ["password"], required: []) { return refusal }
             let password = fields["password"] as? String
@@ -198,7 +234,9 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             state.accessExpired = false
             state.reauthenticatedAccessToken = nil
             state.reauthenticatedUntil = nil
+            state.secondFactorUntil = nil
             state.reauthenticationCode = nil
+            state.aal = "aal1"
             return state.generation
         }
         var object = sessionObject(generation)
@@ -230,7 +268,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     /// Answers a bearer request: `invalid_session` for a token of an older generation or a revoked family,
     /// `invalid_token` for the current one while its signing key is revoked, `session_expired` for it once
     /// expired, else `answer`.
-    private func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
+    func bearer(_ request: TransportRequest, _ answer: @Sendable (State) -> TransportResponse) async
         -> TransportResponse {
         let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         func refusal(_ state: State) -> String? {
@@ -245,13 +283,15 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     /// Records a re-authentication: a new access token of the same session (the refresh token stays), which
-    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`.
-    private func reauthenticate() -> TransportResponse {
+    /// alone carries it, and privileged changes without the password for `privilegedMaxAge`; by a second factor
+    /// (`secondFactor`), those of an account with one too.
+    func reauthenticate(secondFactor: Bool = false) -> TransportResponse {
         let now = clock.now
         let token = state.withLock { state in
             state.reauthentications += 1
             state.reauthenticatedAccessToken = "access-\(state.generation)-reauthenticated-\(state.reauthentications)"
             state.reauthenticatedUntil = now + TimeInterval(Self.privilegedMaxAge)
+            if secondFactor { state.secondFactorUntil = now + TimeInterval(Self.privilegedMaxAge) }
             state.reauthenticationCode = nil
             state.accessExpired = false
             return state.accessToken
@@ -263,8 +303,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     /// Proof of presence for a privileged change: the password when sent (a wrong one is `invalid_credentials`),
-    /// else a re-authentication within `privilegedMaxAge`; nil when it holds.
-    private func presence(password: String?, _ state: State) -> TransportResponse? {
+    /// else a re-authentication within `privilegedMaxAge`; nil when it holds. An account with a second factor needs
+    /// a re-authentication by it, whatever else was sent (and a password sent is still checked), as latchd.
+    func presence(password: String?, _ state: State) -> TransportResponse? {
+        if state.hasActiveFactor {
+            guard let until = state.secondFactorUntil, until > clock.now else {
+                return Self.error(401, "reauthentication_required", challenge: Self.secondFactorChallenge)
+            }
+        }
         if let password { return password == Self.password ? nil : Self.error(401, "invalid_credentials") }
         if let until = state.reauthenticatedUntil, until > clock.now { return nil }
         return Self.error(401, "reauthentication_required", challenge: Self.reauthenticationChallenge)

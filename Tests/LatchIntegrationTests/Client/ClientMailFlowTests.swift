@@ -93,7 +93,7 @@ import Testing
         await #expect(throws: LatchError.invalidCredentials) {
             try await client.signIn(email: email, password: TestApp.passphrase)
         }
-        #expect(try await client.signIn(email: email, password: MailEnvironment.newPassword).email == email)
+        #expect(try await client.signIn(email: email, password: MailEnvironment.newPassword).user?.email == email)
     }
 
     /// The first message to `recipient` whose subject contains `subject`, polled without blocking the actor.
