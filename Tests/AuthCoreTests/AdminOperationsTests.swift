@@ -153,4 +153,113 @@ import Testing
         try harness.service.requestEmailChange(me, newEmail: "later@example.com", password: Harness.password, ip: nil)
         #expect(try operations.pendingEmailChanges(email: "alice@example.com") == ["later@example.com"])
     }
+
+    // MARK: - Second factors
+
+    @Test func resetRemovesEveryFactorCodeAndTicketEndsTheSessionsMailsAndAudits() throws {
+        let enrolled = try SecondFactorTests.enrol(harness)
+        let challenge = try SecondFactorTests.challenge(harness)
+        let userID = try #require(harness.user()?.id)
+        #expect(harness.user()?.hasSecondFactor == true)
+        let mailsBefore = harness.store.mails.count
+
+        let reset = try operations.resetSecondFactor(email: "Alice@Example.com")
+
+        #expect(reset.user.email == "alice@example.com")
+        #expect(reset.removedFactors == 1)
+        #expect(reset.revokedSessions == 1, "the session the factor was activated on")
+        #expect(reset.mailQueued)
+        let state = harness.store.snapshot
+        #expect(!state.factors.values.contains { $0.userID == userID })
+        #expect(state.recoveryCodes[userID] == nil)
+        #expect(!state.tickets.values.contains { $0.ticket.userID == userID })
+        #expect(harness.user()?.hasSecondFactor == false)
+        #expect(throws: AuthError.invalidSession) { try harness.service.authenticate(accessToken: enrolled.accessToken) }
+        #expect(throws: AuthError.invalidMFATicket) {
+            try harness.service.completeSecondFactor(
+                ticket: challenge.ticket, proof: .recoveryCode(enrolled.recoveryCodes[0]), ip: nil, userAgent: nil)
+        }
+
+        #expect(harness.store.mails.count == mailsBefore + 1)
+        let mail = try #require(harness.store.mails.last)
+        #expect(mail.kind == .secondFactorRemoved)
+        #expect(mail.recipient == "alice@example.com")
+        #expect(mail.userID == userID)
+        let audit = try #require(harness.store.auditEvents.last)
+        #expect(audit.name == .secondFactorReset)
+        #expect(audit.userID == userID)
+        #expect(audit.detail == [
+            "actor": "opal", "source": "latchctl", "removed_factors": "1", "revoked_sessions": "1", "mail_queued": "true",
+        ])
+        #expect(!harness.auditStrings.contains { value in enrolled.recoveryCodes.contains { value.contains($0) } })
+
+        // The first factor alone signs in again, and the user may enrol anew.
+        _ = try harness.signIn()
+        let again = try SecondFactorTests.enrol(harness, session: try harness.signIn())
+        #expect(try harness.service.secondFactorStatus(
+            try SecondFactorTests.authenticated(harness, again.accessToken)).factors.count == 1)
+    }
+
+    @Test func resetRemovesEveryActiveFactorOfTheUserAndNoOneElses() throws {
+        let alice = try SecondFactorTests.enrol(harness)
+        let bob = try SecondFactorTests.enrol(harness, session: try harness.confirmedUser("bob@example.com"))
+        let aliceID = try #require(harness.user()?.id)
+        // A second authenticator of Alice's, written as the store would hold it.
+        let now = harness.clock.now()
+        let spare = TOTPFactorRecord(
+            id: FactorID(), userID: aliceID, name: "Tablet", sealedSecret: Data(repeating: 7, count: 48),
+            createdAt: now, activatedAt: now)
+        harness.store.state.withLock { $0.factors[spare.id] = spare }
+
+        let reset = try operations.resetSecondFactor(email: "alice@example.com")
+
+        #expect(reset.removedFactors == 2)
+        #expect(!harness.store.snapshot.factors.values.contains { $0.userID == aliceID })
+        #expect(throws: AuthError.invalidSession) { try harness.service.authenticate(accessToken: alice.accessToken) }
+        #expect(try harness.service.authenticate(accessToken: bob.accessToken).session.assurance == .aal2)
+        #expect(harness.user("bob@example.com")?.hasSecondFactor == true)
+        #expect(harness.store.snapshot.recoveryCodes[try #require(harness.user("bob@example.com")?.id)]?.count == 10)
+    }
+
+    @Test func resetOfAUserWithoutAFactorEndsNoSessionAndMailsNothing() throws {
+        let issued = try harness.confirmedUser()
+        // A pending enrolment is no second factor, but it goes.
+        let proven = try harness.service.reauthenticate(
+            try SecondFactorTests.authenticated(harness, issued.accessToken), password: Harness.password, ip: nil)
+        _ = try harness.service.enrolTOTP(try SecondFactorTests.authenticated(harness, proven.accessToken), name: nil, ip: nil)
+        #expect(harness.store.snapshot.factors.count == 1)
+        let mailsBefore = harness.store.mails.count
+
+        let reset = try operations.resetSecondFactor(email: "alice@example.com")
+
+        #expect(reset.removedFactors == 0 && reset.revokedSessions == 0 && !reset.mailQueued)
+        #expect(harness.store.snapshot.factors.isEmpty)
+        #expect(harness.store.mails.count == mailsBefore)
+        #expect(try harness.service.authenticate(accessToken: proven.accessToken).session.revokedAt == nil)
+        let audit = try #require(harness.store.auditEvents.last)
+        #expect(audit.name == .secondFactorReset)
+        #expect(audit.detail["removed_factors"] == "0" && audit.detail["mail_queued"] == "false")
+        #expect(audit.detail["actor"] == "opal")
+    }
+
+    @Test func aRepeatedResetSucceedsWithoutASecondMail() throws {
+        _ = try SecondFactorTests.enrol(harness)
+        #expect(try operations.resetSecondFactor(email: "alice@example.com").removedFactors == 1)
+        let session = try harness.signIn()
+        let mails = harness.store.mails.count
+
+        let again = try operations.resetSecondFactor(email: "alice@example.com")
+
+        #expect(again.removedFactors == 0 && again.revokedSessions == 0 && !again.mailQueued)
+        #expect(harness.store.mails.count == mails)
+        #expect(try harness.service.authenticate(accessToken: session.accessToken).session.revokedAt == nil,
+                "a session opened after the first reset stays")
+    }
+
+    @Test func resetOfAnUnknownUserIsRefused() throws {
+        #expect(throws: AdminOperations.Failure.unknownUser(email: "nobody@example.com")) {
+            try operations.resetSecondFactor(email: "nobody@example.com")
+        }
+        #expect(harness.store.auditEvents.isEmpty)
+    }
 }

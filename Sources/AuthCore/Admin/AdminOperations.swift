@@ -275,6 +275,57 @@ public struct AdminOperations: Sendable {
         }
     }
 
+    // MARK: - Second factors
+
+    /// What `resetSecondFactor` did.
+    public struct SecondFactorReset: Hashable, Sendable {
+        /// Whose factors they were.
+        public var user: User
+        /// How many active factors were removed (0: two-step verification was not on, nothing else was done).
+        public var removedFactors: Int
+        /// How many live sessions were ended.
+        public var revokedSessions: Int
+        /// Whether the `secondFactorRemoved` notice was queued.
+        public var mailQueued: Bool
+
+        public init(user: User, removedFactors: Int, revokedSessions: Int, mailQueued: Bool) {
+            self.user = user
+            self.removedFactors = removedFactors
+            self.revokedSessions = revokedSessions
+            self.mailQueued = mailQueued
+        }
+    }
+
+    /// For a user who lost both the authenticator and the recovery codes (`latchctl mfa reset`): in one
+    /// transaction every factor (pending too), recovery code and sign-in ticket of the user goes, every session
+    /// ends (each was opened or raised with the factor that is gone), the `secondFactorRemoved` notice is queued
+    /// so the owner learns of a reset they did not ask for, and it is audited as `mfa_reset`. Signing in then asks
+    /// for the first factor only, until the user enrols again.
+    ///
+    /// A user without an active factor is not an error, so a repeated reset succeeds: only a stale pending
+    /// enrolment or ticket goes, no session ends and no mail is queued; the operator's action is still audited.
+    /// Whether a factor was active is decided by the deletion itself, inside the transaction.
+    /// - Throws: `Failure.unknownUser`.
+    public func resetSecondFactor(email: String) throws -> SecondFactorReset {
+        let user = try user(email: email)
+        let notice = service.makeNotice(.secondFactorRemoved, to: user.email, of: user.id)
+        let now = ports.clock.now()
+        return try ports.store.transaction { store in
+            let removed = try store.removeAllFactors(userID: user.id)
+            var revoked = 0
+            if removed > 0 {
+                revoked = try store.revokeAllSessions(userID: user.id, except: nil, at: now)
+                try store.enqueue(mail: notice)
+            }
+            try store.record(event(.secondFactorReset, user: user.id, detail: [
+                "removed_factors": String(removed), "revoked_sessions": String(revoked),
+                "mail_queued": String(removed > 0),
+            ]))
+            return SecondFactorReset(
+                user: user.publicUser, removedFactors: removed, revokedSessions: revoked, mailQueued: removed > 0)
+        }
+    }
+
     // MARK: - Shared steps
 
     private func reloaded(_ user: UserRecord, in store: any AuthStore) throws -> UserRecord {
