@@ -1,0 +1,73 @@
+import Foundation
+import LatchTestSupport
+import Synchronization
+import Testing
+
+/// The ticket between the two steps: single use, five minutes, and only for the password it proved.
+@Suite struct SecondFactorTicketTests {
+    /// TOTP and a recovery code on one ticket at once: one session; the loser's proof is not spent with it.
+    @Test func twoProofsAtOnceOnOneTicketOpenOneSessionAndSpendOneProof() throws {
+        let app = try TestApp.secondFactorApp()
+        defer { app.stop() }
+        let user = try app.enrolledUser("both@example.test")
+        let ticket = try app.ticket(user.email, user.password)
+        let sessions = try app.count("SELECT count(*) FROM sessions WHERE user_id = $1::uuid", [user.userID])
+        let bodies = [["mfa_ticket": ticket, "code": user.authenticator.code(1)],
+                      ["mfa_ticket": ticket, "recovery_code": user.recoveryCodes[0]]].map(TestApp.body)
+        let next = Mutex(0)
+        let answers = Mutex<[String: Int]>([:])
+        _ = ConcurrentRequests.statuses(count: 2, port: app.port) { client in
+            let index = next.withLock { index in
+                defer { index += 1 }
+                return index
+            }
+            let response = try client.sendJSON("POST", "/v1/signin/mfa", json: bodies[index])
+            let status = response.status == 401 && ErrorJSON.code(response) != "invalid_mfa_ticket" ? -401 : response.status
+            answers.withLock { $0[index == 0 ? "totp" : "recovery code"] = status }
+            return status
+        }
+        let statuses = answers.withLock { $0 }
+        #expect(statuses.values.sorted() == [200, 401], "\(statuses) \(user.authenticator.timing)")
+        #expect(try app.count("SELECT count(*) FROM sessions WHERE user_id = $1::uuid", [user.userID]) == sessions + 1)
+        let remaining = try app.secondFactorStatus(bearer: user.bearer).recovery_codes_remaining
+        #expect(remaining == (statuses["recovery code"] == 200 ? 9 : 10), "\(statuses): \(remaining) left")
+        // Whichever lost is still good on a new ticket.
+        let again = try app.ticket(user.email, user.password)
+        let loser = statuses["totp"] == 200
+            ? try app.completeSignIn(ticket: again, recoveryCode: user.recoveryCodes[0])
+            : try app.completeSignIn(ticket: again, code: user.authenticator.code(1))
+        #expect(loser.status == 200, "\(statuses): \(loser.text) \(user.authenticator.timing)")
+    }
+
+    /// Five minutes after the first step the ticket is over, whatever the proof (on latchd's clock; a
+    /// recovery code, which no clock moves).
+    @Test func aTicketEndsAfterFiveMinutes() throws {
+        let clock = ShiftedClock()
+        let app = try TestApp.secondFactorApp(clock: clock)
+        defer { app.stop() }
+        let user = try app.enrolledUser("late@example.test", clock: clock)
+        let ticket = try app.ticket(user.email, user.password)
+        clock.advance(by: 301)
+        SecondFactorTesting.expect(try app.completeSignIn(ticket: ticket, recoveryCode: user.recoveryCodes[0]),
+                                   401, "invalid_mfa_ticket")
+        #expect(try app.secondFactorStatus(bearer: user.bearer).recovery_codes_remaining == 10, "nothing spent")
+        #expect(try app.completeSignIn(ticket: try app.ticket(user.email, user.password),
+                                       recoveryCode: user.recoveryCodes[0]).status == 200)
+    }
+
+    /// A ticket is for the password it proved: after a reset (with the second factor) it is over.
+    @Test func aPasswordResetEndsTheTicketsOfTheOldPassword() throws {
+        let app = try TestApp.secondFactorApp()
+        defer { app.stop() }
+        let user = try app.enrolledUser("moved-on@example.test")
+        let ticket = try app.ticket(user.email, user.password)
+        #expect(try app.post("/v1/password/forgot", fields: ["email": user.email]).status == 202)
+        let reset = try app.post("/v1/password/reset", fields: [
+            "token": try app.resetToken(user.email), "password": "a brand new passphrase",
+            "recovery_code": user.recoveryCodes[0],
+        ])
+        #expect(reset.status == 200, "\(reset.text)")
+        SecondFactorTesting.expect(try app.completeSignIn(ticket: ticket, code: user.authenticator.code(1)),
+                                   401, "invalid_mfa_ticket", user.authenticator.timing)
+    }
+}
