@@ -3,8 +3,65 @@ import LatchTestSupport
 import Synchronization
 import Testing
 
-/// The ticket between the two steps: single use, five minutes, and only for the password it proved.
+/// The ticket between the two steps: single use, five wrong codes, five minutes, and only for the password and
+/// the account as they were at the first step.
 @Suite struct SecondFactorTicketTests {
+    /// Wrong codes sent at once on one ticket: no more than five are judged (the others find the ticket ended),
+    /// as five wrong codes one after another end it. The address's lockout is out of the way (a high
+    /// threshold), so only the ticket's own limit is under test.
+    @Test func wrongCodesAtOnceOnOneTicketAreJudgedFiveTimesAtMost() throws {
+        let app = try TestApp.secondFactorApp(["LATCH_LOCKOUT_THRESHOLD": "1000", "LATCH_THREADS": "16"])
+        defer { app.stop() }
+        let user = try app.enrolledUser("burst@example.test")
+        let ticket = try app.ticket(user.email, user.password)
+        let wrong = user.authenticator.wrongCodes(30)
+        let next = Mutex(0)
+        let statuses = ConcurrentRequests.statuses(count: wrong.count, port: app.port) { client in
+            let code = next.withLock { index in
+                defer { index += 1 }
+                return wrong[index]
+            }
+            let response = try client.sendJSON("POST", "/v1/signin/mfa",
+                                               json: TestApp.body(["mfa_ticket": ticket, "code": code]))
+            return response.status
+        }
+        let judged = statuses.filter { $0 == 400 }.count
+        #expect(judged <= 5 && statuses.allSatisfy { $0 == 400 || $0 == 401 }, "\(statuses.sorted())")
+        let failures = try app.count("SELECT failures FROM mfa_tickets WHERE user_id = $1::uuid AND used_at IS NULL",
+                                     [user.userID])
+        #expect(failures <= 5, "\(failures) wrong codes judged on one ticket")
+    }
+
+    /// The same for activation: wrong codes sent at once on one pending factor are judged no more than the five
+    /// attempts (`codeAttempts`' default) it has one after another; the rest find it ended (404). Three
+    /// enrolments in a row (each replaces the last): the rule must hold for every one.
+    @Test func wrongActivationCodesAtOnceAreJudgedFiveTimesAtMost() throws {
+        let app = try TestApp.secondFactorApp(["LATCH_THREADS": "16"])
+        defer { app.stop() }
+        _ = try app.signUpAndConfirm("burst-enrol@example.test", SecondFactorTesting.password)
+        let signedIn = try app.session("burst-enrol@example.test", SecondFactorTesting.password)
+        let bearer = try app.reauthenticate(bearer: signedIn.access_token, password: SecondFactorTesting.password)
+            .json(ReauthenticatedJSON.self).access_token
+        for round in 1...3 {
+            let (enrollment, pyotp) = try app.enrolWithPyOTP(bearer: bearer)
+            let wrong = pyotp.wrongCodes(30)
+            let next = Mutex(0)
+            let statuses = ConcurrentRequests.statuses(count: wrong.count, port: app.port) { client in
+                let code = next.withLock { index in
+                    defer { index += 1 }
+                    return wrong[index]
+                }
+                return try client.sendJSON("POST", "/v1/mfa/totp/\(enrollment.factor_id)/activate",
+                                           json: TestApp.body(["code": code]),
+                                           headers: [("Authorization", "Bearer \(bearer)")]).status
+            }
+            let attempts = try app.count("SELECT attempts FROM mfa_factors WHERE id = $1::uuid", [enrollment.factor_id])
+            #expect(attempts <= 5 && statuses.filter { $0 == 400 }.count <= 5
+                        && statuses.allSatisfy { $0 == 400 || $0 == 404 },
+                    "round \(round): \(attempts) wrong codes judged on one pending factor: \(statuses.sorted())")
+        }
+    }
+
     /// TOTP and a recovery code on one ticket at once: one session; the loser's proof is not spent with it.
     @Test func twoProofsAtOnceOnOneTicketOpenOneSessionAndSpendOneProof() throws {
         let app = try TestApp.secondFactorApp()
