@@ -127,4 +127,21 @@ import Testing
         SecondFactorTesting.expect(try app.completeSignIn(ticket: ticket, code: user.authenticator.code(1)),
                                    401, "invalid_mfa_ticket", user.authenticator.timing)
     }
+
+    /// An account disabled between the steps: the second step answers 403 `user_disabled`, as the API
+    /// documents for `POST /v1/signin/mfa` (openapi.yaml, and as a password sign-in with the right password
+    /// answers), and opens nothing.
+    @Test func anAccountDisabledBetweenTheStepsIsTold() throws {
+        let app = try TestApp.secondFactorApp()
+        defer { app.stop() }
+        let user = try app.enrolledUser("gone@example.test")
+        let ticket = try app.ticket(user.email, user.password)
+        try app.sql("UPDATE users SET disabled_at = now() WHERE id = $1::uuid", [user.userID])
+        SecondFactorTesting.expect(try app.signIn(user.email, user.password), 403, "user_disabled",
+                                   "the first step says so")
+        let sessions = try app.count("SELECT count(*) FROM sessions WHERE user_id = $1::uuid", [user.userID])
+        SecondFactorTesting.expect(try app.completeSignIn(ticket: ticket, code: user.authenticator.code(1)),
+                                   403, "user_disabled", user.authenticator.timing)
+        #expect(try app.count("SELECT count(*) FROM sessions WHERE user_id = $1::uuid", [user.userID]) == sessions)
+    }
 }
