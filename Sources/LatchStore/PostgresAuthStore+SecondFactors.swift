@@ -63,17 +63,19 @@ extension PostgresAuthStore {
             """, retry: .onConnectionLoss).first.map(Self.factor)
     }
 
-    public func recordActivationFailure(factorID: FactorID) throws {
+    public func countActivationAttempt(factorID: FactorID, userID: UserID, now: Date, attemptLimit: Int) throws -> Bool {
         try database.query("""
-            UPDATE mfa_factors SET attempts = attempts + 1 WHERE id = \(factorID.rawValue) AND activated_at IS NULL
-            """)
+            UPDATE mfa_factors SET attempts = attempts + 1
+            WHERE id = \(factorID.rawValue) AND user_id = \(userID.rawValue) AND activated_at IS NULL
+              AND expires_at > \(now) AND attempts < \(attemptLimit)
+            """).affectedRows == 1
     }
 
     public func activateFactor(id: FactorID, userID: UserID, step: Int64, at: Date, attemptLimit: Int) throws -> Bool {
         try database.query("""
             UPDATE mfa_factors SET activated_at = \(at), expires_at = NULL, last_step = \(step), last_used_at = \(at)
             WHERE id = \(id.rawValue) AND user_id = \(userID.rawValue) AND activated_at IS NULL
-              AND expires_at > \(at) AND attempts < \(attemptLimit)
+              AND expires_at > \(at) AND attempts <= \(attemptLimit)
             """).affectedRows == 1
     }
 
@@ -185,7 +187,7 @@ extension PostgresAuthStore {
             SELECT t.user_id, t.password_version, t.first_factor, t.email_key, t.device_hash, t.ip, t.user_agent,
                    t.created_at, t.expires_at, t.failures, t.used_at
             FROM mfa_tickets t JOIN users u ON u.id = t.user_id
-            WHERE \(Self.liveTicketCondition(hash: hash, now: now, failureLimit: failureLimit))
+            WHERE \(Self.liveTicketCondition(hash: hash, now: now, failureLimit: failureLimit, disabledToo: true))
             """, retry: .onConnectionLoss).first
         else { return nil }
         return SecondFactorTicket(
@@ -199,8 +201,12 @@ extension PostgresAuthStore {
             failures: try row.decode(Int.self, column: 9), usedAt: try row.decode(Date?.self, column: 10))
     }
 
-    public func recordTicketFailure(hash: Data) throws {
-        try database.query("UPDATE mfa_tickets SET failures = failures + 1 WHERE ticket_hash = \(hash)")
+    public func countTicketAttempt(hash: Data, now: Date, failureLimit: Int) throws -> Bool {
+        try database.query("""
+            UPDATE mfa_tickets t SET failures = t.failures + 1
+            FROM users u
+            WHERE u.id = t.user_id AND \(Self.liveTicketCondition(hash: hash, now: now, failureLimit: failureLimit))
+            """).affectedRows == 1
     }
 
     /// The ticket's row is locked by the UPDATE: of two racing second steps on one ticket, the second re-checks
@@ -209,7 +215,8 @@ extension PostgresAuthStore {
         try database.query("""
             UPDATE mfa_tickets t SET used_at = \(now)
             FROM users u
-            WHERE u.id = t.user_id AND \(Self.liveTicketCondition(hash: hash, now: now, failureLimit: failureLimit))
+            WHERE u.id = t.user_id
+              AND \(Self.liveTicketCondition(hash: hash, now: now, failureLimit: failureLimit, counted: true))
             """).affectedRows == 1
     }
 
@@ -230,12 +237,18 @@ extension PostgresAuthStore {
             """)
     }
 
-    /// A ticket of `mfa_tickets t` (joined to its user `u`) that is live: unused, unexpired, with failures left,
-    /// its user enabled and on the ticket's password version. Built from bound values only.
-    private static func liveTicketCondition(hash: Data, now: Date, failureLimit: Int) -> PostgresQuery {
-        """
-        t.ticket_hash = \(hash) AND t.used_at IS NULL AND t.expires_at > \(now) AND t.failures < \(failureLimit)
-          AND u.disabled_at IS NULL AND u.password_version = t.password_version
+    /// A ticket of `mfa_tickets t` (joined to its user `u`) that is live: unused, unexpired, with attempts left
+    /// (`counted`: the present attempt is among them already), its user enabled and on the ticket's password
+    /// version. Built from bound values only.
+    /// `disabledToo`: also for a disabled user (the read, so the flow can say the account is disabled; nothing
+    /// that writes takes it).
+    private static func liveTicketCondition(
+        hash: Data, now: Date, failureLimit: Int, counted: Bool = false, disabledToo: Bool = false
+    ) -> PostgresQuery {
+        let limit = counted ? failureLimit + 1 : failureLimit
+        return """
+        t.ticket_hash = \(hash) AND t.used_at IS NULL AND t.expires_at > \(now) AND t.failures < \(limit)
+          AND (u.disabled_at IS NULL OR \(disabledToo)) AND u.password_version = t.password_version
         """
     }
 

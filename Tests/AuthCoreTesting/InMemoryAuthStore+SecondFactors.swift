@@ -28,15 +28,17 @@ extension InMemoryAuthStore {
         try locked { state in Self.pending(id, of: userID, now: now, limit: attemptLimit, in: state) }
     }
 
-    public func recordActivationFailure(factorID: FactorID) throws {
+    public func countActivationAttempt(factorID: FactorID, userID: UserID, now: Date, attemptLimit: Int) throws -> Bool {
         try locked { state in
-            if state.factors[factorID]?.isActive == false { state.factors[factorID]?.attempts += 1 }
+            guard Self.pending(factorID, of: userID, now: now, limit: attemptLimit, in: state) != nil else { return false }
+            state.factors[factorID]?.attempts += 1
+            return true
         }
     }
 
     public func activateFactor(id: FactorID, userID: UserID, step: Int64, at: Date, attemptLimit: Int) throws -> Bool {
         try locked { state in
-            guard Self.pending(id, of: userID, now: at, limit: attemptLimit, in: state) != nil else { return false }
+            guard Self.pending(id, of: userID, now: at, limit: attemptLimit + 1, in: state) != nil else { return false }
             state.factors[id]?.activatedAt = at
             state.factors[id]?.expiresAt = nil
             state.factors[id]?.lastStep = step
@@ -127,16 +129,20 @@ extension InMemoryAuthStore {
     }
 
     public func liveTicket(hash: Data, now: Date, failureLimit: Int) throws -> SecondFactorTicket? {
-        try locked { state in Self.liveTicket(hash, now: now, limit: failureLimit, in: state) }
+        try locked { state in Self.liveTicket(hash, now: now, limit: failureLimit, disabledToo: true, in: state) }
     }
 
-    public func recordTicketFailure(hash: Data) throws {
-        try locked { state in state.tickets[hash]?.failures += 1 }
+    public func countTicketAttempt(hash: Data, now: Date, failureLimit: Int) throws -> Bool {
+        try locked { state in
+            guard Self.liveTicket(hash, now: now, limit: failureLimit, in: state) != nil else { return false }
+            state.tickets[hash]?.failures += 1
+            return true
+        }
     }
 
     public func useTicket(hash: Data, now: Date, failureLimit: Int) throws -> Bool {
         try locked { state in
-            guard Self.liveTicket(hash, now: now, limit: failureLimit, in: state) != nil else { return false }
+            guard Self.liveTicket(hash, now: now, limit: failureLimit + 1, in: state) != nil else { return false }
             state.tickets[hash]?.usedAt = now
             return true
         }
@@ -166,9 +172,11 @@ extension InMemoryAuthStore {
         return factor
     }
 
-    static func liveTicket(_ hash: Data, now: Date, limit: Int, in state: State) -> SecondFactorTicket? {
+    static func liveTicket(_ hash: Data, now: Date, limit: Int, disabledToo: Bool = false, in state: State)
+        -> SecondFactorTicket?
+    {
         guard let stored = state.tickets[hash], stored.usedAt == nil, stored.ticket.expiresAt > now,
-              stored.failures < limit, let user = state.users[stored.ticket.userID], !user.isDisabled,
+              stored.failures < limit, let user = state.users[stored.ticket.userID], disabledToo || !user.isDisabled,
               user.passwordVersion == stored.ticket.passwordVersion
         else { return nil }
         return stored

@@ -62,14 +62,14 @@ extension AuthService {
         guard let factor = try ports.store.pendingFactor(id: factorID, userID: user.id, now: now, attemptLimit: limit)
         else { throw AuthError.factorNotFound }
         let secret = try ports.secondFactors.openTOTPSecret(factor.sealedSecret, userID: user.id, factorID: factor.id)
+        // Counted before the code is judged, by one conditional UPDATE: codes sent at once get no more tries.
+        guard try ports.store.countActivationAttempt(factorID: factor.id, userID: user.id, now: now, attemptLimit: limit)
+        else { throw AuthError.factorNotFound }
         guard let code = TOTPPolicy.normalized(rawCode), let step = matchingStep(code, secret: secret, after: -1, now: now)
         else {
-            try ports.store.transaction { store in
-                try store.recordActivationFailure(factorID: factor.id)
-                try store.record(event(.secondFactorFailed, user: user.id, ip: ip, detail: [
-                    "reason": "wrong_code", "during": "activation", "factor_id": factor.id.description,
-                ]))
-            }
+            try ports.store.record(event(.secondFactorFailed, user: user.id, ip: ip, detail: [
+                "reason": "wrong_code", "during": "activation", "factor_id": factor.id.description,
+            ]))
             throw AuthError.invalidMFACode
         }
         let codes = (0..<Self.recoveryCodeCount).map { _ in ports.secondFactors.makeRecoveryCode() }

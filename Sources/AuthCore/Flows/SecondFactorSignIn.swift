@@ -43,6 +43,12 @@ extension AuthService {
         let ticket = stored.ticket
         try enforceTicketLockout(ticket)
         guard let user = try ports.store.findUser(id: ticket.userID) else { throw AuthError.invalidMFATicket }
+        // As the first step would say now (the ticket proves the first factor); nothing is counted or opened.
+        if user.isDisabled { throw AuthError.userDisabled }
+        // Counted before the code is judged, by one conditional UPDATE: codes sent at once get no more tries.
+        guard try ports.store.countTicketAttempt(hash: hash, now: now, failureLimit: limit) else {
+            throw AuthError.invalidMFATicket
+        }
 
         let tokens = makeSessionTokens(now: now)
         let sessionID = SessionID()
@@ -96,14 +102,11 @@ extension AuthService {
         }
     }
 
-    /// A wrong code on a ticket: counted on the ticket and as a failed sign-in of the address (and device).
+    /// A wrong code on a ticket (already counted on it): a failed sign-in of the address (and device).
     private func secondFactorFailed(ticket stored: SecondFactorTicket, user: UserRecord, ip: String?) throws {
         let ticket = stored.ticket
         try recordSignInFailure(
             emailKey: ticket.emailKey, deviceHash: ticket.deviceTokenHash, user: user, reason: "wrong_mfa_code", ip: ip,
-            eventName: .secondFactorFailed
-        ) { store in
-            try store.recordTicketFailure(hash: ticket.hash)
-        }
+            eventName: .secondFactorFailed)
     }
 }

@@ -15,11 +15,14 @@ public protocol SecondFactorStore: Sendable {
     /// The user's pending factor `id` while it is unexpired at `now` and has attempts below `attemptLimit`.
     func pendingFactor(id: FactorID, userID: UserID, now: Date, attemptLimit: Int) throws -> TOTPFactorRecord?
 
-    /// Counts a wrong activation code on the pending factor `id`.
-    func recordActivationFailure(factorID: FactorID) throws
+    /// Counts an activation attempt on the pending factor `id` of `userID` before its code is judged, only while
+    /// it is pending, unexpired at `now` and below `attemptLimit` (one conditional UPDATE): of any number of
+    /// attempts sent at once, at most `attemptLimit` are ever judged.
+    /// - Returns: whether the attempt was counted (false: the factor is gone for this purpose).
+    func countActivationAttempt(factorID: FactorID, userID: UserID, now: Date, attemptLimit: Int) throws -> Bool
 
     /// Activates the pending factor `id` of `userID` with `step` as its last accepted step, if it is still pending,
-    /// unexpired at `at` and has attempts below `attemptLimit`.
+    /// unexpired at `at` and has counted at most `attemptLimit` attempts (the one that activates among them).
     /// - Returns: whether it was activated.
     func activateFactor(id: FactorID, userID: UserID, step: Int64, at: Date, attemptLimit: Int) throws -> Bool
 
@@ -58,13 +61,17 @@ public protocol SecondFactorStore: Sendable {
                      audit: AuditEvent) throws
 
     /// The ticket with this digest while it is unused, unexpired at `now`, below `failureLimit` failures, and its
-    /// user enabled and on the ticket's password version.
+    /// user on the ticket's password version (enabled or not: the caller says which; every write below needs an
+    /// enabled user).
     func liveTicket(hash: Data, now: Date, failureLimit: Int) throws -> SecondFactorTicket?
 
-    /// Counts a wrong code on the ticket.
-    func recordTicketFailure(hash: Data) throws
+    /// Counts an attempt on the ticket before its code is judged, only while it is live (see `liveTicket`): one
+    /// conditional UPDATE, so of any number of codes sent at once at most `failureLimit` are ever judged.
+    /// - Returns: whether the attempt was counted (false: the ticket is not live).
+    func countTicketAttempt(hash: Data, now: Date, failureLimit: Int) throws -> Bool
 
-    /// Marks the ticket used if it is still live (see `liveTicket`).
+    /// Marks the ticket used if it is still live, its counted attempts (the one that uses it among them) at most
+    /// `failureLimit`.
     /// - Returns: whether this call used it.
     func useTicket(hash: Data, now: Date, failureLimit: Int) throws -> Bool
 
