@@ -29,6 +29,14 @@ struct FormBody: Sendable {
         return value
     }
 
+    /// The value of an optional field `name`: nil when absent or left empty (a browser posts an empty text field
+    /// as `name=`), else checked as `value` does.
+    func optionalValue(_ name: String, maxBytes: Int) throws(Problem) -> String? {
+        let values = items.filter { $0.name == name }
+        if values.isEmpty || (values.count == 1 && values[0].value.isEmpty) { return nil }
+        return try value(name, maxBytes: maxBytes)
+    }
+
     /// Whether the form has a field `name` at all (to tell which of two forms was posted).
     func has(_ name: String) -> Bool {
         items.contains { $0.name == name }

@@ -47,8 +47,8 @@ struct LandingFormSubmission: Sendable {
             }
             csrf = try form.value(CSRFCookie.fieldName, maxBytes: FieldLimits.tokenBytes)
             password = flow == .reset ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
-            secondFactor = flow == .reset && form.has(Self.secondFactorField)
-                ? try form.value(Self.secondFactorField, maxBytes: FieldLimits.recoveryCodeBytes) : nil
+            secondFactor = flow == .reset
+                ? try form.optionalValue(Self.secondFactorField, maxBytes: FieldLimits.recoveryCodeBytes) : nil
         } catch .unsupportedMediaType {
             throw Refusal(state: .unsupportedMediaType)
         } catch {

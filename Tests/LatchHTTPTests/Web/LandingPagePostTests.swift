@@ -151,8 +151,9 @@ import Testing
             let digest = FakeSecondFactorSecrets().digest(recoveryCode: "ABCDEFGHJKMNPQRS", userID: id)
             state.recoveryCodes[id] = [digest: nil]
         }
-        let missing = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase")],
-                                   cookie: csrf)
+        // A browser posts the empty field as `mfa_code=`: that is no code, not a broken form.
+        let missing = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase"),
+                                                      ("mfa_code", "")], cookie: csrf)
         #expect(missing.status == .unprocessableContent)
         #expect(missing.text.contains(AuthError.mfaRequired.message))
         let wrong = web.postForm("/resetPassword", [("token", token), ("csrf", csrf), ("password", "new pass phrase"),
