@@ -193,6 +193,8 @@ extension AuthService {
         case .otp: "totp"
         case .recoveryCode: "recovery_code"
         case .multipleFactors: "mfa"
+        case .hardwareKey, .softwareKey: "passkey"
+        case .userVerification: "user"
         }
     }
 

@@ -17,16 +17,23 @@ public enum AuthenticationMethod: String, Hashable, Sendable, Codable, CaseItera
     case recoveryCode = "rc"
     /// Two factors (RFC 8176 `mfa`).
     case multipleFactors = "mfa"
+    /// A passkey bound to its device (RFC 8176 `hwk`: not backup-eligible).
+    case hardwareKey = "hwk"
+    /// A passkey that may be synced to other devices (RFC 8176 `swk`: backup-eligible).
+    case softwareKey = "swk"
+    /// The authenticator verified the user (RFC 8176 `user`: WebAuthn UV, a biometric or device PIN).
+    case userVerification = "user"
 
-    /// A second factor: proof of the authenticator or of its recovery codes.
-    public var isSecondFactor: Bool { self == .otp || self == .recoveryCode }
+    /// A second factor: proof of the authenticator or of its recovery codes, or a passkey (possession, and the
+    /// user verification that makes it two factors alone).
+    public var isSecondFactor: Bool { [.otp, .recoveryCode, .hardwareKey, .softwareKey].contains(self) }
 }
 
 /// NIST SP 800-63B's authenticator assurance level of a session (`acr` in access tokens).
 public enum AssuranceLevel: String, Hashable, Sendable, Codable, CaseIterable {
     /// One factor: a password or a mailed link.
     case aal1
-    /// Two: a first factor and a TOTP code or recovery code.
+    /// Two: a first factor and a TOTP code or recovery code, or a passkey with user verification.
     case aal2
 }
 
