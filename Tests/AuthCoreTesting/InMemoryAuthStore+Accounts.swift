@@ -43,11 +43,15 @@ extension InMemoryAuthStore {
             state.failures.removeValue(forKey: key)
             for session in sessions { state.failures.removeValue(forKey: "session:\(session)") }
             state.hits = state.hits.filter { !$0.key.contains(":email:" + key + "@") }
-            // As the foreign keys cascade: tokens, sessions, refresh tokens and devices go with the user.
+            // As the foreign keys cascade: tokens, sessions, refresh tokens, devices and passkeys (with the handle
+            // and the challenges bound to the user) go with the user.
             state.tokens = state.tokens.filter { $0.value.record.userID != id }
             state.sessions = state.sessions.filter { !sessions.contains($0.key) }
             state.refreshTokens = state.refreshTokens.filter { !sessions.contains($0.value.sessionID) }
             state.devices = state.devices.filter { $0.value.userID != id }
+            state.passkeys = state.passkeys.filter { $0.value.userID != id }
+            state.passkeyUserHandles.removeValue(forKey: id)
+            state.passkeyChallenges = state.passkeyChallenges.filter { $0.value.challenge.userID != id }
             state.users.removeValue(forKey: id)
             return true
         }

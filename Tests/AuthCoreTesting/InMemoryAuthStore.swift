@@ -63,6 +63,12 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var revokedAt: Date?
     }
 
+    /// `passkey_challenges`: a challenge as stored, and when it was spent.
+    public struct PasskeyChallengeRow: Sendable {
+        public var challenge: NewPasskeyChallenge
+        public var usedAt: Date?
+    }
+
     public struct State: Sendable {
         public var users: [UserID: UserRecord] = [:]
         public var tokens: [Data: TokenRow] = [:]
@@ -79,6 +85,12 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var recoveryCodes: [UserID: [Data: Date?]] = [:]
         /// `mfa_tickets` by digest.
         public var tickets: [Data: SecondFactorTicket] = [:]
+        /// `passkeys`.
+        public var passkeys: [PasskeyID: PasskeyRecord] = [:]
+        /// `passkey_user_handles`: each user's WebAuthn user handle.
+        public var passkeyUserHandles: [UserID: Data] = [:]
+        /// `passkey_challenges`, with when each was spent.
+        public var passkeyChallenges: [PasskeyChallengeID: PasskeyChallengeRow] = [:]
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []
