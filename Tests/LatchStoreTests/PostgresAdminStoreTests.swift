@@ -128,12 +128,26 @@ struct PostgresAdminStoreTests {
                              createdAt: fixture.at(10), expiresAt: fixture.at(610)),
             audit: AuditEvent(name: .secondFactorEnrolmentStarted, at: fixture.at(10), userID: ann.id, ip: nil))
 
+        // Passkey challenges: one expired unspent on day 0, one spent on day 0, one live on day 50.
+        let spent = PasskeyChallengeID()
+        let liveChallenge = PasskeyChallengeID()
+        for (id, seconds) in [(PasskeyChallengeID(), TimeInterval(10)), (spent, 20), (liveChallenge, 50 * day)] {
+            try fixture.store.storeChallenge(NewPasskeyChallenge(
+                id: id, purpose: .authentication, userID: nil, digest: Data(repeating: 3, count: 32),
+                createdAt: fixture.at(seconds), expiresAt: fixture.at(seconds + 300)))
+        }
+        #expect(try fixture.store.spendChallenge(id: spent, purpose: .authentication, userID: nil, now: fixture.at(30))
+                != nil)
+
         // Ann never confirmed: a long unconfirmed TTL keeps her here (the accounts' purge is tested below).
         let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day)
         #expect(try fixture.count("SELECT count(*) FROM mfa_tickets") == 1)
         #expect(try fixture.count("SELECT count(*) FROM mfa_factors") == 0)
+        #expect(try fixture.store.spendChallenge(id: liveChallenge, purpose: .authentication, userID: nil,
+                                                 now: fixture.at(50 * day)) != nil, "the live challenge stays")
+        #expect(try fixture.count("SELECT count(*) FROM passkey_challenges") == 1)
         // Each sign-in trusted its device for a day: the two from day 0 are long gone, day 50's is not.
-        #expect(result == PurgeResult(tokens: 3, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
+        #expect(result == PurgeResult(tokens: 5, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
                                       signInFailures: 1, trustedDevices: 2))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirm)) == nil)
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(live.access)) != nil)

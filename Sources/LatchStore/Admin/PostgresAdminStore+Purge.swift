@@ -4,8 +4,9 @@ import PostgresClient
 
 extension PostgresAdminStore {
     /// Deletes, in one transaction, rows that ended more than `retention` before `now`: expired, used or
-    /// superseded tokens (second-factor tickets and never-activated enrolments among them), revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit
-    /// windows, sign-in failure counters, expired trusted devices, and signing keys revoked or replaced (a later,
+    /// superseded tokens (second-factor tickets, never-activated enrolments and passkey challenges among them),
+    /// revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit windows, sign-in failure
+    /// counters, expired trusted devices, and signing keys revoked or replaced (a later,
     /// unrevoked key took over) before the cutoff: their tokens expired long ago, and the key that signs now is
     /// never one of them. The audit log is kept. In the same transaction, accounts left unconfirmed for longer than
     /// `unconfirmedTTL` are deleted (`unconfirmedAccountsPurge`), so no address stays taken by a sign-up nobody
@@ -32,6 +33,8 @@ extension PostgresAdminStore {
                 // Second-factor tickets that ended, and enrolments never activated.
                 + delete("DELETE FROM mfa_tickets WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
                 + delete("DELETE FROM mfa_factors WHERE activated_at IS NULL AND expires_at < \(cutoff)")
+                // Passkey challenges spent or expired: only the one conditional UPDATE ever reads them again.
+                + delete("DELETE FROM passkey_challenges WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
             // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
             // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
             let refreshTokens = try delete("""

@@ -1,6 +1,7 @@
 /// Rows deleted by `PostgresAdminStore.purge`, per table, and the unconfirmed accounts it deleted.
 public struct PurgeResult: Hashable, Sendable {
-    /// Confirm and reset tokens expired, used or superseded before the cutoff.
+    /// Confirm and reset tokens expired, used or superseded before the cutoff, and the like of the other one-time
+    /// rows: re-authentication codes, second-factor tickets and enrolments, passkey challenges.
     public var tokens: Int
     /// Sessions revoked, or whose refresh token expired, before the cutoff.
     public var sessions: Int
