@@ -4,5 +4,5 @@ public enum StoreContract {
         UserContract.cases + TokenRuleContract.cases + TokenContract.cases + EmailChangeContract.cases
         + LimitContract.cases + SignInContract.cases + SessionContract.cases + AccountContract.cases
         + AdminContract.cases + UnitOfWorkContract.cases + DeferredMailContract.cases + EmailSignInContract.cases
-        + ReauthenticationContract.cases + SecondFactorContract.cases
+        + ReauthenticationContract.cases + SecondFactorContract.cases + PasskeyContract.cases
 }
