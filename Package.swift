@@ -32,6 +32,8 @@ let package = Package(
         // The service, pure Swift.
         .target(name: "AuthCore", dependencies: ["DeepLinkRouting"], resources: [.copy("Policy/common-passwords.txt")]),
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
+        // AuthCore's PasskeyVerifier: strict CBOR (libcbor), COSE keys and signatures (OpenSSL), WebAuthn's checks.
+        .target(name: "WebAuthn", dependencies: ["CCBOR", "COpenSSL", "LatchCrypto", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"]),
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "AuthCore", "LatchCrypto", "COpenSSL"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
