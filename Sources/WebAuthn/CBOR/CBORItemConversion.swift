@@ -29,7 +29,9 @@ enum CBORItemConversion {
         }
     }
 
-    private static func definiteBytes(of item: UnsafePointer<cbor_item_t>) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
+    private static func definiteBytes(of item: UnsafePointer<cbor_item_t>) throws(CBORError)
+        -> UnsafeBufferPointer<UInt8>
+    {
         guard cbor_bytestring_is_definite(item) else { throw .indefiniteLength }
         return UnsafeBufferPointer(start: cbor_bytestring_handle(item), count: cbor_bytestring_length(item))
     }

@@ -1,8 +1,10 @@
 import COpenSSL
 import Foundation
 
-/// ES256 signatures in WebAuthn are ASN.1 DER, `SEQUENCE { INTEGER r, INTEGER s }` (WebAuthn L3 §6.5.5). OpenSSL's
-/// parser takes some BER too; only the one DER spelling of a signature is accepted, so that it has one text.
+/// ES256 signatures in WebAuthn are ASN.1 DER, `SEQUENCE { INTEGER r, INTEGER s }` (WebAuthn L3 §6.5.5). Only the
+/// one DER spelling of a signature is accepted, so that it has one text. OpenSSL 3's ECDSA verify makes the same
+/// re-encoding check itself (measured: a long-form length fails there too); this one states the rule where the
+/// verifier is read and keeps it should the library's behaviour change.
 enum ECDSADER {
     /// SEQUENCE header (2) + two INTEGERs of at most 33 bytes with their headers (2 × 35).
     static let maxByteCount = 72
