@@ -45,7 +45,10 @@ let package = Package(
         // integration tests run exactly what latchd runs.
         .target(
             name: "LatchApp",
-            dependencies: ["LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient", "HTTPServer"]
+            dependencies: [
+                "LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "WebAuthn", "Mailer", "PostgresClient",
+                "HTTPServer",
+            ]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
