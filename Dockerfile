@@ -4,7 +4,7 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends pkg-config libpq-dev libmicrohttpd-dev libargon2-dev libssl-dev \
-      libcurl4-openssl-dev \
+      libcurl4-openssl-dev libcbor-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Manifest first, so a change in the sources does not invalidate the package-resolution layer.
@@ -19,7 +19,8 @@ RUN swift build -c release --static-swift-stdlib --product latchd \
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpq5 libmicrohttpd12 libargon2-1 libssl3 libcurl4 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libpq5 libmicrohttpd12 libargon2-1 libssl3 libcurl4 libcbor0.8 \
+      ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /app --shell /usr/sbin/nologin latch
 WORKDIR /app

@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
 
         // Shared with the mobile app: Foundation and Observation only.
         .target(name: "DeepLinkRouting"),
@@ -31,6 +32,8 @@ let package = Package(
         // The service, pure Swift.
         .target(name: "AuthCore", dependencies: ["DeepLinkRouting"], resources: [.copy("Policy/common-passwords.txt")]),
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
+        // AuthCore's PasskeyVerifier: strict CBOR (libcbor), COSE keys and signatures (OpenSSL), WebAuthn's checks.
+        .target(name: "WebAuthn", dependencies: ["CCBOR", "COpenSSL", "LatchCrypto", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"]),
@@ -42,7 +45,10 @@ let package = Package(
         // integration tests run exactly what latchd runs.
         .target(
             name: "LatchApp",
-            dependencies: ["LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "Mailer", "PostgresClient", "HTTPServer"]
+            dependencies: [
+                "LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "WebAuthn", "Mailer", "PostgresClient",
+                "HTTPServer",
+            ]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
@@ -72,6 +78,7 @@ let package = Package(
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "AuthCore", "LatchCrypto", "COpenSSL"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),
