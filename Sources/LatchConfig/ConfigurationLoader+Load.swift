@@ -104,12 +104,49 @@ extension ConfigurationLoader {
             privilegedMaxAge: try duration("LATCH_PRIVILEGED_MAX_AGE"),
             mfaIssuer: try mfaIssuer(),
             deepLinks: deepLinks,
-            accessTokens: try accessTokens(linkBase: deepLinks.linkBase)
+            accessTokens: try accessTokens(linkBase: deepLinks.linkBase),
+            passkeys: try passkeys(linkBase: deepLinks.linkBase)
         )
         if let problem = auth.problems.first {
             throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }
         return auth
+    }
+
+    /// The relying party of passkeys: the RP ID (a host name), the name authenticators show, and the origins a
+    /// ceremony may come from: the RP ID's https origin, each signing certificate of the Android app (Credential
+    /// Manager's `android:apk-key-hash:` origin, from the same fingerprints assetlinks.json publishes), and extra web
+    /// origins.
+    private func passkeys(linkBase: URL) throws(ConfigurationError) -> PasskeyConfiguration {
+        let rpID = (raw("LATCH_PASSKEY_RP_ID") ?? linkBase.host ?? "").lowercased()
+        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-.")
+        guard !rpID.isEmpty, rpID.count <= 253, rpID.allSatisfy(hostCharacters.contains), !rpID.hasPrefix("."),
+              !rpID.hasSuffix("."), !rpID.contains("..")
+        else {
+            throw ConfigurationError(variable: "LATCH_PASSKEY_RP_ID", problem: "must be a host name, e.g. example.com")
+        }
+        var origins: Set<String> = ["https://\(rpID)"]
+        if raw("LATCH_ANDROID_PACKAGE") != nil {
+            for fingerprint in list("LATCH_ANDROID_CERT_FINGERPRINTS") {
+                guard let origin = PasskeyConfiguration.androidOrigin(certificateFingerprint: fingerprint) else {
+                    throw ConfigurationError(
+                        variable: "LATCH_ANDROID_CERT_FINGERPRINTS",
+                        problem: "must be SHA-256 fingerprints as keytool prints them (32 hex bytes separated by colons)")
+                }
+                origins.insert(origin)
+            }
+        }
+        for origin in list("LATCH_PASSKEY_ORIGINS") {
+            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                  url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+            else {
+                throw ConfigurationError(
+                    variable: "LATCH_PASSKEY_ORIGINS",
+                    problem: "must be origins without path, comma-separated, e.g. https://app.example.com")
+            }
+            origins.insert(origin)
+        }
+        return PasskeyConfiguration(rpID: rpID, rpName: try productName(), origins: origins)
     }
 
     /// The otpauth URI's issuer: its label is `issuer:account`, so the issuer holds no colon.

@@ -34,6 +34,8 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_APP_IDS", "Apple app IDs, comma-separated (TEAMID.bundle.id)", ""),
         ("LATCH_ANDROID_PACKAGE", "Android package name for assetlinks.json", nil),
         ("LATCH_ANDROID_CERT_FINGERPRINTS", "SHA-256 signing-certificate fingerprints, comma-separated", ""),
+        ("LATCH_PASSKEY_RP_ID", "the RP ID passkeys are bound to (the host of LATCH_LINK_BASE when unset); never change it once users have passkeys", nil),
+        ("LATCH_PASSKEY_ORIGINS", "extra web origins (https://app.example.com) allowed to use passkeys, comma-separated", ""),
         ("LATCH_CONFIRM_TTL", "lifetime of an email-confirmation link", "24h"),
         ("LATCH_RESET_TTL", "lifetime of a password-reset link", "1h"),
         ("LATCH_SIGNIN_TTL", "lifetime of a sign-in-by-mail link and code", "15m"),

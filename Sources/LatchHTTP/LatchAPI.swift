@@ -69,7 +69,7 @@ public struct LatchAPI: Sendable {
         trustProxy: Bool = false
     ) {
         self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy),
-                                    secondFactorMetrics: SecondFactorMetrics())
+                                    secondFactorMetrics: SecondFactorMetrics(), passkeyMetrics: PasskeyMetrics())
         self.hashingPool = hashingPool
         self.isReady = isReady
         self.metricsSource = metricsSource
@@ -88,6 +88,7 @@ public struct LatchAPI: Sendable {
         EmailSignInRoutes(context: context).register(on: &router)
         ReauthenticationRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         SecondFactorRoutes(context: context).register(on: &router)
+        PasskeyRoutes(context: context).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
         KeySetRoutes(context: context).register(on: &router)
     }

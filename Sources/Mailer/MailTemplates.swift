@@ -40,6 +40,9 @@ public struct MailTemplates: MailComposer {
         case .secondFactorEnabled: secondFactorEnabled(request)
         case .secondFactorRemoved: secondFactorRemoved(request)
         case .recoveryCodeUsed: recoveryCodeUsed(request)
+        case .passkeyAdded: passkeyAdded(request)
+        case .passkeyRemoved: passkeyRemoved(request)
+        case .passkeyCloneSuspected: passkeyCloneSuspected(request)
         }
     }
 
@@ -182,6 +185,45 @@ public struct MailTemplates: MailComposer {
             outro: ["If it wasn’t you, someone has your password and a recovery code: reset your password, then "
                 + "make new recovery codes."]
         )
+    }
+
+    private func passkeyAdded(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "A passkey was added to \(productName)", heading: "A passkey was added",
+            intro: ["A passkey\(passkeyName(request)) was added to the \(productName) account for \(request.recipient). "
+                + "It signs in without a password or a code from an authenticator app."],
+            actionLabel: "",
+            outro: ["If you didn’t add it, someone has access to your account: remove the passkey in the app and "
+                + "reset your password."]
+        )
+    }
+
+    private func passkeyRemoved(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "A passkey was removed from \(productName)", heading: "A passkey was removed",
+            intro: ["A passkey\(passkeyName(request)) was removed from the \(productName) account for "
+                + "\(request.recipient). It no longer signs in."],
+            actionLabel: "",
+            outro: ["If you didn’t remove it, someone has access to your account: reset your password."]
+        )
+    }
+
+    private func passkeyCloneSuspected(_ request: MailRequest) -> MailContent {
+        mail(
+            request, subject: "A \(productName) sign-in with a passkey was refused",
+            heading: "A passkey sign-in was refused",
+            intro: ["A sign-in to the \(productName) account for \(request.recipient) with the passkey"
+                + "\(passkeyName(request)) was refused: its counter went backwards, which is what a copy of the "
+                + "passkey does."],
+            actionLabel: "",
+            outro: ["If you don’t know why, remove that passkey in the app and add a new one."]
+        )
+    }
+
+    /// ` “name”` for a notice about one passkey, nothing without a name.
+    private func passkeyName(_ request: MailRequest) -> String {
+        guard let name = request.itemName, !name.isEmpty else { return "" }
+        return " “\(HeaderText.sanitize(name))”"
     }
 
     private func resetPassword(_ request: MailRequest) -> MailContent {

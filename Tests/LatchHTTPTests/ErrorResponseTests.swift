@@ -46,6 +46,10 @@ import Testing
         Row(error: .mfaRequired, status: 400, retryAfter: nil, challenge: nil),
         Row(error: .mfaNotEnabled, status: 409, retryAfter: nil, challenge: nil),
         Row(error: .factorNotFound, status: 404, retryAfter: nil, challenge: nil),
+        Row(error: .invalidPasskeyChallenge, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .passkeyRejected, status: 400, retryAfter: nil, challenge: nil),
+        Row(error: .passkeyNotFound, status: 404, retryAfter: nil, challenge: nil),
+        Row(error: .lastSignInMethod, status: 409, retryAfter: nil, challenge: nil),
     ]
 
     @Test(arguments: rows)
@@ -61,7 +65,7 @@ import Testing
 
     @Test func tableHasOneRowPerAuthErrorCode() {
         let codes = Set(Self.rows.map(\.error.code))
-        #expect(codes.count == 21)
+        #expect(codes.count == 25)
     }
 
     @Test func weakPasswordCarriesItsReason() throws {

@@ -23,6 +23,8 @@ public struct AdminOperations: Sendable {
         case alreadyConfirmed(email: String)
         /// A link lifetime must be positive.
         case invalidLifetime
+        /// No such passkey, or it belongs to another user.
+        case unknownPasskey(id: PasskeyID, email: String)
 
         /// One line for the operator, naming the email or session.
         public var description: String {
@@ -33,6 +35,7 @@ public struct AdminOperations: Sendable {
             case .userDisabled(let email): "user \(email) is disabled; enable the account first"
             case .alreadyConfirmed(let email): "user \(email) is confirmed already; a reset link may be what they need"
             case .invalidLifetime: "the link lifetime must be positive"
+            case .unknownPasskey(let id, let email): "user \(email) has no passkey \(id)"
             }
         }
     }
@@ -323,6 +326,34 @@ public struct AdminOperations: Sendable {
             ]))
             return SecondFactorReset(
                 user: user.publicUser, removedFactors: removed, revokedSessions: revoked, mailQueued: removed > 0)
+        }
+    }
+
+    /// The user's passkeys (`latchctl passkeys list`), oldest first.
+    /// - Throws: `Failure.unknownUser`.
+    public func passkeys(email: String) throws -> [PasskeyRecord] {
+        try ports.store.passkeys(userID: try user(email: email).id)
+    }
+
+    /// Removes one passkey of the user, or all of them when `id` is nil (`latchctl passkeys remove`): for a lost
+    /// or stolen device. In one transaction with a `passkey_removed` notice per passkey (so the owner learns of a
+    /// removal they did not ask for) and an audit row naming the operator. Sessions stay: the user may still hold
+    /// the device legitimately; `latchctl sessions revoke` ends them when it is stolen.
+    /// - Returns: the passkeys removed.
+    /// - Throws: `Failure.unknownUser`, `Failure.unknownPasskey`.
+    public func removePasskeys(email: String, id: PasskeyID?) throws -> [PasskeyRecord] {
+        let user = try user(email: email)
+        return try ports.store.transaction { store in
+            let all = try store.passkeys(userID: user.id)
+            let chosen = id.map { id in all.filter { $0.id == id } } ?? all
+            if let id, chosen.isEmpty { throw Failure.unknownPasskey(id: id, email: user.email) }
+            for passkey in chosen {
+                guard try store.removePasskey(id: passkey.id, userID: user.id) else { continue }
+                try store.enqueue(mail: service.notice(
+                    MailRequest(kind: .passkeyRemoved, recipient: user.email, itemName: passkey.name), of: user.id))
+                try store.record(event(.passkeyRemoved, user: user.id, detail: ["passkey_id": passkey.id.description]))
+            }
+            return chosen
         }
     }
 

@@ -77,6 +77,36 @@ extension AuthService {
         }
     }
 
+    /// Re-authenticate with a passkey (`POST /v1/reauthenticate` with `challenge_id` and `credential`): the
+    /// challenge must be one `passkeyAuthenticationOptions` handed this session's user, and only that user's passkey
+    /// counts. A passkey with user verification is a second-factor proof (`aal2`). Its counter is recorded in the
+    /// transaction that records the proof; a refused one counts towards the session's lockout.
+    /// - Throws: `invalidPasskeyChallenge`, `passkeyRejected`, `rateLimited`, `invalidSession`.
+    public func reauthenticate(
+        _ authenticated: AuthenticatedUser, passkeyChallenge challengeID: PasskeyChallengeID,
+        credential: PasskeyAssertionCredential, ip: String?
+    ) throws -> Reauthenticated {
+        try enforceSessionLimits(authenticated.session.id)
+        let userID = authenticated.session.userID
+        let now = ports.clock.now()
+        guard let digest = try ports.store.spendChallenge(id: challengeID, purpose: .reauthentication, userID: userID,
+                                                          now: now)
+        else { throw AuthError.invalidPasskeyChallenge }
+        let passkey: PasskeyRecord, user: UserRecord, assertion: VerifiedPasskeyAssertion
+        do {
+            (passkey, user, assertion) = try verifiedAssertion(credential, digest: digest, of: userID,
+                                                               ceremony: "reauthentication", ip: ip)
+        } catch AuthError.passkeyRejected {
+            try recordReauthenticationFailure(authenticated, reason: "passkey_rejected", ip: ip)
+            throw AuthError.passkeyRejected
+        }
+        return try recordPresence(authenticated, proof: .secondFactor(passkey.method), user: user, ip: ip,
+                                  refusal: .passkeyRejected) { store in
+            try store.recordPasskeyUse(id: passkey.id, expectedSignCount: passkey.signCount,
+                                       signCount: assertion.signCount, backedUp: assertion.backedUp, at: now)
+        }
+    }
+
     /// The session's own attempt limit and lockout (see `verifyPassword`).
     private func enforceSessionLimits(_ session: SessionID) throws {
         try enforce(configuration.rateLimits.signInPerEmail, key: "reauth:session:\(session)")
@@ -153,10 +183,10 @@ extension AuthService {
     }
 
     /// The proof recorded with the session's new access token, in one statement (after `spend`, in the same
-    /// transaction, when the proof is a second factor: false from it is `invalidMFACode`, nothing recorded).
+    /// transaction, when the proof is a second factor: false from it is `refusal`, nothing recorded).
     private func recordPresence(
         _ authenticated: AuthenticatedUser, proof: ReauthenticationCompletion.Proof, user: UserRecord, ip: String?,
-        spend: ((any AuthStore) throws -> Bool)? = nil
+        refusal: AuthError = .invalidMFACode, spend: ((any AuthStore) throws -> Bool)? = nil
     ) throws -> Reauthenticated {
         let now = AccessTokenClaims.wholeSeconds(ports.clock.now())
         let tokens = makeSessionTokens(now: now)
@@ -172,7 +202,7 @@ extension AuthService {
             if let spend, try !spend(store) { return nil }
             return try store.completeReauthentication(completion)
         }
-        guard let result else { throw AuthError.invalidMFACode }
+        guard let result else { throw refusal }
         switch result {
         case .reauthenticated(let session):
             let issued = try issue(tokens, to: user, sessionID: session.id, session: session)

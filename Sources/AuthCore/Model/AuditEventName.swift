@@ -53,6 +53,18 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case secondFactorSucceeded = "mfa_succeeded"
     /// A wrong TOTP or recovery code (sign-in, re-authentication, activation or reset).
     case secondFactorFailed = "mfa_failed"
+    /// A passkey was registered (`detail`: passkey id, algorithm, backup eligibility, attestation format).
+    case passkeyAdded = "passkey_added"
+    /// The user, or an operator (`latchctl passkeys remove`), removed a passkey.
+    case passkeyRemoved = "passkey_removed"
+    /// The user renamed a passkey.
+    case passkeyRenamed = "passkey_renamed"
+    /// A passkey opened a session.
+    case passkeySignInSucceeded = "passkey_signin_succeeded"
+    /// A passkey ceremony was refused (`detail.reason`: the WebAuthn check, or `unknown_credential`).
+    case passkeyFailed = "passkey_failed"
+    /// A passkey's signature counter did not grow: a cloned authenticator, refused and mailed to the user.
+    case passkeyCloneSuspected = "passkey_clone_suspected"
     /// A typed code matched no live token (never the code itself).
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.

@@ -32,4 +32,10 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case secondFactorRemoved = "mfa_removed"
     /// "A recovery code was used to sign in": a notice, with how many are left.
     case recoveryCodeUsed = "recovery_code_used"
+    /// "A passkey was added": a notice, with the passkey's name.
+    case passkeyAdded = "passkey_added"
+    /// "A passkey was removed" (by the user, or by an operator): a notice, with the passkey's name.
+    case passkeyRemoved = "passkey_removed"
+    /// "A passkey may have been copied": its signature counter went backwards, so the sign-in was refused.
+    case passkeyCloneSuspected = "passkey_clone_suspected"
 }

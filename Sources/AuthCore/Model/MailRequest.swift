@@ -16,11 +16,15 @@ public struct MailRequest: Sendable, Hashable {
     public var requestedBy: String?
     /// How long a mail's code alone stays valid, for a code without a link.
     public var codeLifetime: TimeInterval?
+    /// The name the user gave what a notice is about (a passkey).
+    public var itemName: String?
 
     public init(
         kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil,
-        otherAddress: String? = nil, requestedBy: String? = nil, codeLifetime: TimeInterval? = nil
+        otherAddress: String? = nil, requestedBy: String? = nil, codeLifetime: TimeInterval? = nil,
+        itemName: String? = nil
     ) {
+        self.itemName = itemName
         self.requestedBy = requestedBy
         self.codeLifetime = codeLifetime
         self.otherAddress = otherAddress

@@ -37,6 +37,8 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var deepLinks: DeepLinkConfiguration
     /// The signed access tokens' issuer, audience and key publication.
     public var accessTokens: AccessTokenConfiguration
+    /// The relying party passkeys are bound to; by default the link base's host.
+    public var passkeys: PasskeyConfiguration
 
     public init(
         confirmTokenTTL: TimeInterval = 24 * 3600,
@@ -54,7 +56,8 @@ public struct AuthConfiguration: Hashable, Sendable {
         reauthenticationCodeTTL: TimeInterval = 10 * 60,
         mfaIssuer: String = "Latch",
         deepLinks: DeepLinkConfiguration,
-        accessTokens: AccessTokenConfiguration? = nil
+        accessTokens: AccessTokenConfiguration? = nil,
+        passkeys: PasskeyConfiguration? = nil
     ) {
         self.confirmTokenTTL = confirmTokenTTL
         self.resetTokenTTL = resetTokenTTL
@@ -75,6 +78,7 @@ public struct AuthConfiguration: Hashable, Sendable {
         let base = deepLinks.linkBase.absoluteString
         self.accessTokens = accessTokens
             ?? AccessTokenConfiguration(issuer: base.hasSuffix("/") ? String(base.dropLast()) : base)
+        self.passkeys = passkeys ?? PasskeyConfiguration(linkBase: deepLinks.linkBase)
     }
 
     /// When signing keys take over and retire, from the JWKS cache time and the access tokens' lifetime.

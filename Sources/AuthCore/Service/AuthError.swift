@@ -60,6 +60,15 @@ public enum AuthError: Error, Hashable, Sendable {
     case mfaNotEnabled
     /// No such factor of this user (unknown, someone else's, expired or already active). Suggested 404.
     case factorNotFound
+    /// The passkey challenge is unknown, used, expired, or was handed out for another purpose or user: ask for
+    /// new options. Suggested 400.
+    case invalidPasskeyChallenge
+    /// The passkey response failed a WebAuthn check (which one is audited, never told). Suggested 400.
+    case passkeyRejected
+    /// No such passkey of this user. Suggested 404.
+    case passkeyNotFound
+    /// Removing this would leave the account no way to sign in. Suggested 409.
+    case lastSignInMethod
 
     /// Stable machine-readable code.
     public var code: String {
@@ -89,6 +98,10 @@ public enum AuthError: Error, Hashable, Sendable {
         case .mfaRequired: "mfa_required"
         case .mfaNotEnabled: "mfa_not_enabled"
         case .factorNotFound: "factor_not_found"
+        case .invalidPasskeyChallenge: "invalid_passkey_challenge"
+        case .passkeyRejected: "passkey_rejected"
+        case .passkeyNotFound: "passkey_not_found"
+        case .lastSignInMethod: "last_sign_in_method"
         }
     }
 
@@ -115,13 +128,17 @@ public enum AuthError: Error, Hashable, Sendable {
         case .refreshTokenReused: "This refresh token was already used; every session from it has been signed out."
         case .invalidAccessToken: "The access token is not valid; refresh the session or sign in again."
         case .reauthenticationRequired(_, .some(.aal2)):
-            "Confirm it's you first: re-authenticate with a code from your authenticator or a recovery code."
+            "Confirm it's you first: re-authenticate with a passkey, a code from your authenticator or a recovery code."
         case .reauthenticationRequired: "Confirm it's you first: send the current password, or re-authenticate."
         case .invalidMFATicket: "This sign-in attempt has ended; sign in again."
         case .invalidMFACode: "That code is not valid. Use the current code from your authenticator, or a recovery code."
         case .mfaRequired: "This account has two-step verification: send a code from the authenticator or a recovery code."
         case .mfaNotEnabled: "This account has no two-step verification."
         case .factorNotFound: "There is no such authenticator."
+        case .invalidPasskeyChallenge: "This passkey request has ended; start again."
+        case .passkeyRejected: "The passkey could not be verified."
+        case .passkeyNotFound: "There is no such passkey."
+        case .lastSignInMethod: "This is the account's last way to sign in; add another before removing it."
         }
     }
 

@@ -12,13 +12,16 @@ public struct AuthPorts: Sendable {
     public var composer: any MailComposer
     /// TOTP secrets and codes, recovery codes.
     public var secondFactors: any SecondFactorSecrets
+    /// The WebAuthn checks of passkey ceremonies.
+    public var passkeys: any PasskeyVerifier
 
     public init(
         store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator,
         accessTokens: any AccessTokenSigner, codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer,
-        secondFactors: any SecondFactorSecrets
+        secondFactors: any SecondFactorSecrets, passkeys: any PasskeyVerifier
     ) {
         self.secondFactors = secondFactors
+        self.passkeys = passkeys
         self.store = store
         self.hasher = hasher
         self.tokenGenerator = tokenGenerator

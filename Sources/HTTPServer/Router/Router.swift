@@ -49,6 +49,11 @@ public struct Router: HTTPResponder {
         on(.post, path, pool: pool, handler: handler)
     }
 
+    /// Registers a PATCH route.
+    public mutating func patch(_ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler) {
+        on(.patch, path, pool: pool, handler: handler)
+    }
+
     /// Registers a DELETE route.
     public mutating func delete(_ path: String, pool: WorkerPool? = nil, handler: @escaping HTTPHandler) {
         on(.delete, path, pool: pool, handler: handler)

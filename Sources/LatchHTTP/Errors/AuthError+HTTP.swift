@@ -13,9 +13,11 @@ extension AuthError: HTTPResponseError {
         case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken,
              .reauthenticationRequired, .invalidMFATicket: .unauthorized
         case .emailNotConfirmed, .userDisabled: .forbidden
-        case .invalidToken, .tokenExpired, .invalidCode, .invalidMFACode, .mfaRequired: .badRequest
-        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken, .mfaNotEnabled: .conflict
-        case .sessionNotFound, .factorNotFound: .notFound
+        case .invalidToken, .tokenExpired, .invalidCode, .invalidMFACode, .mfaRequired,
+             .invalidPasskeyChallenge, .passkeyRejected: .badRequest
+        case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken, .mfaNotEnabled,
+             .lastSignInMethod: .conflict
+        case .sessionNotFound, .factorNotFound, .passkeyNotFound: .notFound
         case .rateLimited: .tooManyRequests
         }
     }

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// `POST /v1/reauthenticate` (bearer; the password, or a mailed code) and `POST /v1/reauthenticate/email`
+/// `POST /v1/reauthenticate` (bearer; the password, a mailed code, a second factor or a passkey) and `POST /v1/reauthenticate/email`
 /// (bearer; mails the code): proof of presence for privileged changes (RFC 9470). The password form hashes, so
 /// the route runs on the pool.
 struct ReauthenticationRoutes: Sendable {
@@ -24,6 +24,9 @@ struct ReauthenticationRoutes: Sendable {
         case .password(let password): try context.auth.reauthenticate(authenticated, password: password, ip: ip)
         case .emailCode(let code): try context.auth.reauthenticate(authenticated, emailCode: code, ip: ip)
         case .secondFactor(let proof): try context.auth.reauthenticate(authenticated, secondFactor: proof, ip: ip)
+        case .passkey(let challengeID, let credential):
+            try context.auth.reauthenticate(authenticated, passkeyChallenge: try passkeyChallengeID(challengeID),
+                                            credential: credential, ip: ip)
         }
         return APIJSON.response(ReauthenticationResponse(proven))
     }

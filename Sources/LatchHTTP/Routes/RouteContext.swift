@@ -8,6 +8,8 @@ struct RouteContext: Sendable {
     let clients: ClientInfoResolver
     /// Second-factor sign-ins and failures, which `/metrics` reports.
     let secondFactorMetrics: SecondFactorMetrics
+    /// Passkey sign-ins and refused ceremonies, which `/metrics` reports.
+    let passkeyMetrics: PasskeyMetrics
 
     var bearer: BearerAuthenticator { BearerAuthenticator(auth: auth) }
 }

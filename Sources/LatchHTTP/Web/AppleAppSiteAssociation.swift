@@ -1,5 +1,6 @@
-/// The body of `/.well-known/apple-app-site-association` (the `applinks` format of iOS 13+):
-/// `{"applinks":{"details":[{"appIDs":[…],"components":[{"/":"/confirmAuth"},…]}]}}`.
+/// The body of `/.well-known/apple-app-site-association` (the `applinks` format of iOS 13+), and the
+/// `webcredentials` that let the same apps use this host's passkeys (their RP ID is this host):
+/// `{"applinks":{"details":[{"appIDs":[…],"components":[{"/":"/confirmAuth"},…]}]},"webcredentials":{"apps":[…]}}`.
 struct AppleAppSiteAssociation: Encodable, Equatable {
     struct AppLinks: Encodable, Equatable {
         let details: [Detail]
@@ -19,7 +20,12 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
         }
     }
 
+    struct WebCredentials: Encodable, Equatable {
+        let apps: [String]
+    }
+
     let applinks: AppLinks
+    let webcredentials: WebCredentials
 
     /// The paths of DeepLinkRouting's link forms: every mailed token link (each has its landing page, so a new one
     /// cannot be left out here) and everything under `home`.
@@ -29,5 +35,6 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
     init(appIDs: [String]) {
         let components = Self.paths.map(Component.init(path:))
         applinks = AppLinks(details: appIDs.isEmpty ? [] : [Detail(appIDs: appIDs, components: components)])
+        webcredentials = WebCredentials(apps: appIDs)
     }
 }

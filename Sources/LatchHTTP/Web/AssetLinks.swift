@@ -1,5 +1,6 @@
 /// The body of `/.well-known/assetlinks.json` (Digital Asset Links): one statement letting the Android app handle
-/// every URL of this host, or `[]` without an Android package.
+/// every URL of this host and use its passkeys and passwords (Credential Manager's `get_login_creds`), or `[]`
+/// without an Android package.
 struct AssetLinks: Encodable, Equatable {
     struct Statement: Encodable, Equatable {
         let relation: [String]
@@ -19,6 +20,7 @@ struct AssetLinks: Encodable, Equatable {
     }
 
     static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    static let getLoginCredentials = "delegate_permission/common.get_login_creds"
 
     let statements: [Statement]
 
@@ -28,7 +30,7 @@ struct AssetLinks: Encodable, Equatable {
             return
         }
         let target = Target(namespace: "android_app", packageName: package, sha256CertFingerprints: fingerprints)
-        statements = [Statement(relation: [Self.handleAllURLs], target: target)]
+        statements = [Statement(relation: [Self.handleAllURLs, Self.getLoginCredentials], target: target)]
     }
 
     /// The file is a bare JSON array of statements.

@@ -20,18 +20,22 @@ struct Harness {
     let clock = ManualClock()
     let composer = RecordingComposer()
     let secondFactors = FakeSecondFactorSecrets()
+    /// What the WebAuthn checks answer (refusal unless a test says otherwise).
+    let passkeys: FakePasskeyVerifier
     let service: AuthService
 
     static let password = "correct horse battery"
     static let ip = "203.0.113.7"
     static let agent = "TestAgent/1.0"
 
-    init(configure: (inout AuthConfiguration) -> Void = { _ in }) {
+    init(passkeys: FakePasskeyVerifier = FakePasskeyVerifier(), configure: (inout AuthConfiguration) -> Void = { _ in }) {
+        self.passkeys = passkeys
         var configuration = AuthConfiguration(deepLinks: Self.deepLinks)
         configure(&configuration)
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator,
                               accessTokens: accessTokens, codes: codes, clock: clock,
-                              composer: composer, secondFactors: secondFactors)
+                              composer: composer, secondFactors: secondFactors,
+                              passkeys: passkeys)
         service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
     }
 

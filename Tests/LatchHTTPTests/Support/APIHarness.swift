@@ -29,7 +29,8 @@ final class APIHarness: Sendable {
          metricsSource: (any MetricsSource)? = nil) throws {
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: SequentialTokenGenerator(),
                               accessTokens: accessTokens, codes: codes, clock: clock,
-                              composer: RecordingComposer(), secondFactors: FakeSecondFactorSecrets())
+                              composer: RecordingComposer(), secondFactors: FakeSecondFactorSecrets(),
+                              passkeys: FakePasskeyVerifier())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: "https://links.example.com")!)
         auth = try AuthService(
             configuration: AuthConfiguration(rateLimits: rateLimits, deepLinks: links), ports: ports,

@@ -26,7 +26,8 @@ final class WebHarness: Sendable {
          linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
         let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator,
                               accessTokens: FakeAccessTokenSigner(), codes: codes, clock: clock,
-                              composer: RecordingComposer(), secondFactors: FakeSecondFactorSecrets())
+                              composer: RecordingComposer(), secondFactors: FakeSecondFactorSecrets(),
+                              passkeys: FakePasskeyVerifier())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
                                           additionalHosts: additionalHosts)
         auth = try AuthService(

@@ -14,7 +14,8 @@ import Testing
         #expect(response.headers["Location"] == nil)
         #expect(response.text == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","#
             + #""ABCDE12345.com.example.beta"],"components":[{"/":"/confirmAuth"},{"/":"/resetPassword"},"#
-            + #"{"/":"/confirmEmailChange"},{"/":"/signIn"},{"/":"/home/*"}]}]}}"#)
+            + #"{"/":"/confirmEmailChange"},{"/":"/signIn"},{"/":"/home/*"}]}]},"#
+            + #""webcredentials":{"apps":["ABCDE12345.com.example.app","ABCDE12345.com.example.beta"]}}"#)
     }
 
     /// The app opens a mailed link only if the association claims its path: each token link's path as
@@ -42,7 +43,10 @@ import Testing
         #expect(response.headers["Content-Type"] == "application/json")
         let statements = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]])
         #expect(statements.count == 1)
-        #expect(statements.first?["relation"] as? [String] == ["delegate_permission/common.handle_all_urls"])
+        // Links, and the passkeys whose RP ID is this host (Credential Manager).
+        #expect(statements.first?["relation"] as? [String] == [
+            "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+        ])
         let target = try #require(statements.first?["target"] as? [String: Any])
         #expect(target["namespace"] as? String == "android_app")
         #expect(target["package_name"] as? String == "com.example.app")
@@ -54,7 +58,7 @@ import Testing
         let apple = web.send(.get, "/.well-known/apple-app-site-association")
         let android = web.send(.get, "/.well-known/assetlinks.json")
         #expect(apple.status == .ok && android.status == .ok)
-        #expect(apple.text == #"{"applinks":{"details":[]}}"#)
+        #expect(apple.text == #"{"applinks":{"details":[]},"webcredentials":{"apps":[]}}"#)
         #expect(android.text == "[]")
         #expect((try? JSONSerialization.jsonObject(with: Data(apple.body))) != nil)
         #expect((try? JSONSerialization.jsonObject(with: Data(android.body))) != nil)

@@ -46,12 +46,16 @@ struct ReauthenticationBody: APIRequestBody {
     let emailCode: String?
     let code: String?
     let recoveryCode: String?
+    let challengeID: String?
+    let credential: AuthenticationResponseJSON?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case password
         case emailCode = "email_code"
         case code
         case recoveryCode = "recovery_code"
+        case challengeID = "challenge_id"
+        case credential
     }
 
     func validate() throws(APIError) {
@@ -62,13 +66,21 @@ struct ReauthenticationBody: APIRequestBody {
         case password(String)
         case emailCode(String)
         case secondFactor(SecondFactorProof)
+        case passkey(challengeID: String, credential: PasskeyAssertionCredential)
     }
 
     func proof() throws(APIError) -> Proof {
+        let exactlyOne = "password, email_code, code, recovery_code, or challenge_id and credential (exactly one)"
+        if challengeID != nil || credential != nil {
+            guard let challengeID, let credential, password == nil, emailCode == nil, code == nil, recoveryCode == nil
+            else { throw .invalidField(exactlyOne) }
+            try FieldLimits.check(challengeID, field: "challenge_id", maxCharacters: FieldLimits.challengeIDCharacters)
+            return .passkey(challengeID: challengeID, credential: try credential.credential())
+        }
         let secondFactor = try Self.secondFactorProof(code: code, recoveryCode: recoveryCode)
         if let secondFactor, password == nil, emailCode == nil { return .secondFactor(secondFactor) }
         if code != nil || recoveryCode != nil {
-            throw .invalidField("password, email_code, code or recovery_code (exactly one)")
+            throw .invalidField(exactlyOne)
         }
         switch (password, emailCode) {
         case (let password?, nil):
@@ -78,7 +90,7 @@ struct ReauthenticationBody: APIRequestBody {
             try FieldLimits.check(code, field: "email_code", maxBytes: FieldLimits.codeBytes)
             return .emailCode(code)
         default:
-            throw .invalidField("password, email_code, code or recovery_code (exactly one)")
+            throw .invalidField(exactlyOne)
         }
     }
 }
