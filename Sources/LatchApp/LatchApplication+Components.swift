@@ -7,6 +7,7 @@ import LatchHTTP
 import LatchStore
 import Mailer
 import PostgresClient
+import WebAuthn
 
 extension LatchApplication {
     /// Settings whose full validation needs a component (mail addresses, SMTP URLs, Argon2 bounds) are checked
@@ -36,7 +37,8 @@ extension LatchApplication {
                 codes: HMACOneTimeCodes(secret: configuration.serverSecret),
                 clock: clock,
                 composer: MailTemplates(productName: configuration.productName),
-                secondFactors: TOTPSecrets(secret: configuration.serverSecret)))
+                secondFactors: TOTPSecrets(secret: configuration.serverSecret),
+                passkeys: WebAuthnVerifier()))
     }
 
     /// The access-token signing keys in PostgreSQL, their private parts sealed under the server secret.
