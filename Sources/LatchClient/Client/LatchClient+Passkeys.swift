@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let options = try await latch.passkeyAuthenticationOptions()
 /// // ASAuthorizationController(authorizationRequests: [try options.platformRequest()]) … its delegate gets:
-/// let credential = AuthenticationResponseJSON(assertion)        // an ASAuthorizationPlatformPublicKeyCredentialAssertion
+/// let credential = AuthenticationResponseJSON(assertion)  // ASAuthorizationPlatformPublicKeyCredentialAssertion
 /// try await latch.signInWithPasskey(challengeID: options.challengeID, credential: credential)
 /// ```
 ///
