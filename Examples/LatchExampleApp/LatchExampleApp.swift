@@ -1,17 +1,21 @@
 // An example iOS/macOS app wired to Latch with the LatchClient and DeepLinkRouting products. Not a package
 // target: copy this file into an app target that depends on both library products, register the `myapp` URL
-// scheme and the associated domain `applinks:links.example.com`, and point `serverURL` at your latchd.
+// scheme and the associated domains `applinks:links.example.com` and `webcredentials:links.example.com` (passkeys
+// are bound to the server's RP ID, by default the host of LATCH_LINK_BASE), and point `serverURL` at your latchd.
 //
 // LatchClient does the talking (requests, Keychain, refresh, the mailed links, sign-in by mail and its pending
-// secret, the second factor, re-authentication); NavigationModel follows its auth state, so no view tells the
-// navigation that the user signed in, signed out or has a second factor to enter.
+// secret, the second factor, passkeys, re-authentication); NavigationModel follows its auth state, so no view tells
+// the navigation that the user signed in, signed out or has a second factor to enter. AuthenticationServices shows
+// the passkey sheets (`PasskeyPrompt`); LatchClient turns their results into the server's JSON.
 //
 // One file on purpose, so it can be copied whole; in a real app each view gets its own file.
 #if canImport(SwiftUI)
+import AuthenticationServices
 import CoreImage.CIFilterBuiltins
 import DeepLinkRouting
 import LatchClient
 import SwiftUI
+import UIKit
 
 @main
 struct LatchExampleApp: App {
@@ -147,6 +151,8 @@ struct ProfileView: View {
     @State private var enrollment: Presented<TOTPEnrollment>?
     /// New recovery codes, shown once.
     @State private var recoveryCodes: Presented<[String]>?
+    @State private var passkeys: [Passkey] = []
+    @State private var passkeyPrompt = PasskeyPrompt()
 
     var body: some View {
         Form {
@@ -212,6 +218,37 @@ struct ProfileView: View {
                     }
                 }
             }
+            Section("Passkeys") {
+                ForEach(passkeys) { passkey in
+                    HStack {
+                        VStack(alignment: .leading) {
+                            Text(passkey.name)
+                            Text((passkey.backedUp ? "Synced · " : "This device only · ")
+                                 + (passkey.lastUsedAt.map { "last used \($0.formatted())" } ?? "not used yet"))
+                                .font(.caption)
+                        }
+                        Spacer()
+                        // Privileged, as removing an authenticator. The passwords app keeps its copy, which no
+                        // longer signs in.
+                        Button("Remove", role: .destructive) {
+                            run("Passkey removed. You can delete it in the Passwords app too.") {
+                                () async throws(LatchError) in try await latch.deletePasskey(id: passkey.id)
+                            }
+                        }
+                    }
+                }
+                Button("Add a passkey") {
+                    report { () async throws(LatchError) -> String? in
+                        // Privileged: without a recent proof `report` asks for one and tries again.
+                        let options = try await latch.passkeyRegistrationOptions()
+                        // nil: the user closed the sheet, or this device has a passkey of the account already.
+                        guard let credential = await passkeyPrompt.registration(for: options) else { return nil }
+                        let passkey = try await latch.registerPasskey(challengeID: options.challengeID,
+                                                                      credential: credential)
+                        return "Passkey \"\(passkey.name)\" added: sign in with it next time."
+                    }
+                }
+            }
             Section("Signed in on") {
                 ForEach(sessions) { session in
                     HStack {
@@ -240,7 +277,7 @@ struct ProfileView: View {
         .sheet(item: $awaitingProof) { change in
             ReauthenticationView(latch: latch, secondFactor: change.secondFactor) {
                 awaitingProof = nil
-                run(change.success, change.action)
+                report(change.action)
             }
         }
         .sheet(item: $enrollment, onDismiss: { Task { await reload() } }) { pending in
@@ -258,20 +295,28 @@ struct ProfileView: View {
         email = (try? await latch.me().email) ?? ""
         sessions = (try? await latch.sessions()) ?? []
         mfa = try? await latch.mfaStatus()
+        passkeys = (try? await latch.passkeys()) ?? []
     }
 
     /// Runs a change and says how it went. The closures spell out `throws(LatchError)`: Swift 6 infers `any Error`
     /// for a closure's throws from its body, whatever the parameter's type.
     private func run(_ success: String?, _ action: @escaping () async throws(LatchError) -> Void) {
+        report { () async throws(LatchError) -> String? in
+            try await action()
+            return success
+        }
+    }
+
+    /// `run`, for a change whose outcome tells what to say (nil: nothing, as when the user closed a passkey sheet).
+    private func report(_ action: @escaping () async throws(LatchError) -> String?) {
         Task {
             do throws(LatchError) {
-                try await action()
-                message = success
+                message = try await action()
             } catch LatchError.reauthenticationRequired(_, let acrValues) {
                 // No password given and no recent proof: ask for one, then try the same change again. With
                 // acr_values aal2 (the account has two-step verification) only a code of the second factor will do.
                 let secondFactor = acrValues?.split(separator: " ").contains("aal2") == true
-                awaitingProof = PrivilegedChange(success: success, secondFactor: secondFactor, action: action)
+                awaitingProof = PrivilegedChange(secondFactor: secondFactor, action: action)
             } catch {
                 message = ErrorText.message(for: error)
             }
@@ -283,10 +328,10 @@ struct ProfileView: View {
 /// A change waiting for the user to prove it is them.
 struct PrivilegedChange: Identifiable {
     let id = UUID()
-    let success: String?
-    /// Whether only the second factor will do (the challenge's acr_values is aal2).
+    /// Whether only the second factor (or a passkey) will do (the challenge's acr_values is aal2).
     let secondFactor: Bool
-    let action: () async throws(LatchError) -> Void
+    /// The change; it answers what to tell the user.
+    let action: () async throws(LatchError) -> String?
 }
 
 /// A value shown in a sheet once (`sheet(item:)` wants an identity).
@@ -299,10 +344,10 @@ struct Presented<Value>: Identifiable {
     }
 }
 
-/// "Confirm it's you": the password, or a code mailed to the account's address (an account signed in by mail has
-/// no password; a user may have forgotten it); for an account with two-step verification, a code of the
-/// authenticator app or a recovery code, and nothing else. The client puts the new access token it brings in
-/// place; changes then need no password for a while (`max_age`, 10 minutes by default).
+/// "Confirm it's you": a passkey, the password, or a code mailed to the account's address (an account signed in by
+/// mail has no password; a user may have forgotten it); for an account with two-step verification, a passkey, a code
+/// of the authenticator app or a recovery code, and nothing else (a passkey is both factors). The client puts the
+/// new access token it brings in place; changes then need no password for a while (`max_age`, 10 minutes by default).
 struct ReauthenticationView: View {
     let latch: LatchClient
     /// The server asked for the second factor (acr_values aal2): a password or a mailed code would not do.
@@ -313,10 +358,14 @@ struct ReauthenticationView: View {
     @State private var recoveryCode = ""
     @State private var codeSent = false
     @State private var problem: String?
+    @State private var passkeyPrompt = PasskeyPrompt()
 
     var body: some View {
         NavigationStack {
             Form {
+                Section("With a passkey") {
+                    Button("Use a passkey") { confirmWithPasskey() }
+                }
                 if secondFactor {
                     Section("With your authenticator app") {
                         TextField("6-digit code", text: $code)
@@ -369,6 +418,20 @@ struct ReauthenticationView: View {
         case emailCode(String)
         case authenticatorCode(String)
         case recoveryCode(String)
+    }
+
+    /// A challenge bound to this session, the platform's sheet, and the assertion to the server.
+    private func confirmWithPasskey() {
+        Task {
+            do throws(LatchError) {
+                let options = try await latch.passkeyReauthenticationOptions()
+                guard let assertion = await passkeyPrompt.assertion(for: options) else { return }
+                try await latch.reauthenticate(withPasskey: assertion, challengeID: options.challengeID)
+                onConfirmed()
+            } catch {
+                problem = ErrorText.message(for: error)
+            }
+        }
     }
 
     private func confirm(_ proof: Proof) {
@@ -559,12 +622,19 @@ struct SignInView: View {
     @State private var password = ""
     @State private var problem: String?
     @State private var signsInByMail = false
+    @State private var passkeyPrompt = PasskeyPrompt()
 
     var body: some View {
         Form {
+            // `.username` lets AutoFill offer the account's passkeys above the keyboard (the request `.task` starts).
             TextField("Email", text: $email)
+                .textContentType(.username)
             SecureField("Password", text: $password)
+                .textContentType(.password)
             if let problem { Text(problem).foregroundStyle(.red) }
+            Button("Sign in with a passkey") {
+                Task { await signInWithPasskey(autoFill: false) }
+            }
             Button("Sign in") {
                 Task {
                     // On success the navigation goes home and resumes the link that sent the user here, if any; for
@@ -597,6 +667,130 @@ struct SignInView: View {
         // After a relaunch with a sign-in by mail still pending, back to its screen (the code field), unless a
         // link the app was opened with shows already.
         .task { if await latch.pendingEmailSignInAddress != nil, navigation.path.isEmpty { signsInByMail = true } }
+        // AutoFill's passkey suggestions while this screen shows; a tap on one signs in without another sheet.
+        .task { await signInWithPasskey(autoFill: true) }
+        .onDisappear { passkeyPrompt.cancel() }
+    }
+
+    /// A sign-in challenge, the platform's sheet (or AutoFill's suggestion), and the assertion to the server: signed
+    /// in, the navigation goes home. No address is needed: the passkey says whose it is. The modal request replaces
+    /// a waiting AutoFill one.
+    private func signInWithPasskey(autoFill: Bool) async {
+        do throws(LatchError) {
+            let options = try await latch.passkeyAuthenticationOptions()
+            guard let assertion = await passkeyPrompt.assertion(for: options, autoFill: autoFill) else { return }
+            try await latch.signInWithPasskey(challengeID: options.challengeID, credential: assertion)
+        } catch {
+            // AutoFill asks nothing of the user until they pick a passkey: its failure to start is no news.
+            if !autoFill { problem = ErrorText.message(for: error) }
+        }
+    }
+}
+
+/// Shows AuthenticationServices' passkey sheets (or AutoFill's suggestions) for the options LatchClient got, and
+/// hands back their result in the server's JSON. One request at a time: a new one, or `cancel()`, ends the one
+/// waiting (an AutoFill request waits until the user picks a passkey or the screen goes).
+@MainActor
+final class PasskeyPrompt: NSObject, ASAuthorizationControllerDelegate,
+    ASAuthorizationControllerPresentationContextProviding {
+    private var controller: ASAuthorizationController?
+    private var completion: ((Result<any Sendable, any Error>) -> Void)?
+
+    /// The new passkey, or nil when the user closed the sheet, the device has one of the account already
+    /// (`excludeCredentials`), or the platform refused (the app is not associated with the RP ID, say: printed).
+    func registration(for options: PasskeyRegistrationOptions) async -> RegistrationResponseJSON? {
+        let request: ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+        do throws(LatchError) {
+            request = try options.platformRequest()
+        } catch {
+            print("passkey registration options: \(error)")
+            return nil
+        }
+        return await perform(request, autoFill: false) as? RegistrationResponseJSON
+    }
+
+    /// The assertion, or nil when the user closed the sheet, the request was replaced or cancelled, or the platform
+    /// refused (printed).
+    func assertion(for options: PasskeyAuthenticationOptions, autoFill: Bool = false) async
+        -> AuthenticationResponseJSON? {
+        let request: ASAuthorizationPlatformPublicKeyCredentialAssertionRequest
+        do throws(LatchError) {
+            request = try options.platformRequest()
+        } catch {
+            print("passkey authentication options: \(error)")
+            return nil
+        }
+        return await perform(request, autoFill: autoFill) as? AuthenticationResponseJSON
+    }
+
+    /// Ends the request waiting, if any; its caller gets nil.
+    func cancel() {
+        guard let controller else { return }
+        controller.cancel()
+        finish(.failure(ASAuthorizationError(.canceled)), from: ObjectIdentifier(controller))
+    }
+
+    private func perform(_ request: ASAuthorizationRequest, autoFill: Bool) async -> (any Sendable)? {
+        cancel()
+        typealias Outcome = Result<any Sendable, any Error>
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            completion = { continuation.resume(returning: $0) }
+            let controller = ASAuthorizationController(authorizationRequests: [request])
+            controller.delegate = self
+            controller.presentationContextProvider = self
+            self.controller = controller
+            if autoFill { controller.performAutoFillAssistedRequests() } else { controller.performRequests() }
+        }
+        switch result {
+        case .success(let credential): return credential
+        case .failure(let error as ASAuthorizationError) where error.code == .canceled: return nil
+        case .failure(let error):
+            print("passkey request: \(error)")
+            return nil
+        }
+    }
+
+    /// Hands `result` to the caller of the request of `controller`, unless that request was replaced or cancelled
+    /// (its controller still calls its delegate, later).
+    private func finish(_ result: Result<any Sendable, any Error>, from requester: ObjectIdentifier) {
+        guard controller.map(ObjectIdentifier.init) == requester else { return }
+        let completion = completion
+        self.completion = nil
+        controller = nil
+        completion?(result)
+    }
+
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        // Read here, where the platform's objects are, so that only the Sendable JSON leaves this method.
+        let result: Result<any Sendable, any Error>
+        switch authorization.credential {
+        case let registration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
+            do throws(LatchError) {
+                result = .success(try RegistrationResponseJSON(registration))
+            } catch {
+                result = .failure(error)
+            }
+        case let assertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
+            result = .success(AuthenticationResponseJSON(assertion))
+        default:
+            result = .failure(ASAuthorizationError(.unknown))
+        }
+        let id = ObjectIdentifier(controller)
+        MainActor.assumeIsolated { finish(result, from: id) }
+    }
+
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithError error: any Error) {
+        let id = ObjectIdentifier(controller)
+        MainActor.assumeIsolated { finish(.failure(error), from: id) }
+    }
+
+    nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+        MainActor.assumeIsolated {
+            let windows = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }.flatMap(\.windows)
+            return windows.first(where: \.isKeyWindow) ?? windows.first ?? ASPresentationAnchor()
+        }
     }
 }
 
@@ -803,6 +997,11 @@ enum ErrorText {
         case .emailTaken: "Another account uses that address now; nothing was changed."
         case .emailUnchanged: "That is your address already."
         case .sessionNotFound: "That device is signed out already."
+        case .invalidPasskeyChallenge: "That took too long. Try the passkey again."
+        case .passkeyRejected: "That passkey does not work here. Sign in another way, or use another passkey."
+        case .passkeyNotFound: "That passkey was removed already."
+        case .lastSignInMethod:
+            "This passkey is your only way to sign in. Set a password or add another passkey first."
         case .network: "No connection to the server."
         default: "Something went wrong (\(error.code))."
         }

@@ -2,8 +2,11 @@
 
 The built-in `positive_data_acceptance` check fails when a request the schema allows is answered 400 or 422. A few
 such answers depend on state that no schema can state: a well-formed token or code that names no record (400
-invalid_token, token_expired, invalid_code, or the landing page's invalid or expired link), and a password of the
-right length that is the address itself or on the shipped list of common passwords (422 weak_password). For the
+invalid_token, token_expired, invalid_code, or the landing page's invalid or expired link), a passkey challenge id that
+names no live challenge or a credential no platform made (400 invalid_passkey_challenge, passkey_rejected), a
+credential whose id is not the same text as its rawId (422 invalid_request naming credential.id: WebAuthn requires it,
+JSON Schema cannot say it), and a password of the right length that is the address itself or on the shipped list of
+common passwords (422 weak_password). For the
 operations that can give them, schemathesis.toml adds 400 or 422 to that check's expected statuses; this check
 takes the exemption back for everything but exactly those codes, so any other refusal of valid data still fails.
 """
@@ -15,6 +18,8 @@ import schemathesis
 TOKEN_STATE = {"invalid_token", "token_expired", "invalid_code"}
 WEAK_PASSWORD = {"password_is_email", "password_too_common"}
 PAGE_STATE = {"invalid", "expired"}
+PASSKEY_STATE = {"invalid_passkey_challenge", "passkey_rejected"}
+CREDENTIAL_ID_MESSAGE = "missing or invalid field: credential.id"
 
 # operationId -> status -> what the answer must say for a refusal of valid data to be one of state.
 STATE_REFUSALS = {
@@ -23,7 +28,9 @@ STATE_REFUSALS = {
     "confirm": {400: "token"},
     "confirmEmailChange": {400: "token"},
     "verifyEmailSignIn": {400: "token"},
-    "reauthenticate": {400: "token"},
+    "reauthenticate": {400: "token_or_passkey", 422: "credential_id"},
+    "registerPasskey": {400: "passkey", 422: "credential_id"},
+    "signInWithPasskey": {400: "passkey", 422: "credential_id"},
     "resetPassword": {400: "token", 422: "weak_password"},
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
@@ -40,6 +47,13 @@ def _error(response):
         return None, None
 
 
+def _message(response):
+    try:
+        return json.loads(response.text)["error"].get("message")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def _is_state_refusal(kind, response):
     if kind == "page":
         match = re.search(r'data-state="([a-z_]+)"', response.text)
@@ -47,6 +61,12 @@ def _is_state_refusal(kind, response):
     code, reason = _error(response)
     if kind == "token":
         return code in TOKEN_STATE
+    if kind == "passkey":
+        return code in PASSKEY_STATE
+    if kind == "token_or_passkey":
+        return code in TOKEN_STATE or code in PASSKEY_STATE
+    if kind == "credential_id":
+        return code == "invalid_request" and _message(response) == CREDENTIAL_ID_MESSAGE
     return code == "weak_password" and reason in WEAK_PASSWORD
 
 

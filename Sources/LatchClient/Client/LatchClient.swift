@@ -2,9 +2,10 @@ import DeepLinkRouting
 import Foundation
 
 /// The app's client of a Latch server: sign-up, the mailed links, sign-in (by password, or by mail:
-/// LatchClient+EmailSignIn.swift; with a second factor: LatchClient+MFASignIn.swift), re-authentication before
-/// privileged changes (LatchClient+Reauthentication.swift), the second factor's management
-/// (LatchClient+MFAFactors.swift), the session and its refresh.
+/// LatchClient+EmailSignIn.swift; with a second factor: LatchClient+MFASignIn.swift; with a passkey:
+/// LatchClient+Passkeys.swift), re-authentication before privileged changes (LatchClient+Reauthentication.swift),
+/// the second factor's and the passkeys' management (LatchClient+MFAFactors.swift, LatchClient+Passkeys.swift), the
+/// session and its refresh.
 ///
 /// ```swift
 /// let latch = LatchClient(baseURL: URL(string: "https://auth.example.com")!, store: KeychainSessionStore())

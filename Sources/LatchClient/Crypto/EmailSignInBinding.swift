@@ -27,8 +27,6 @@ enum EmailSignInBinding {
 
     /// RFC 4648 §5 without the `=` padding.
     static func base64URL(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        while text.last == "=" { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        Base64URL.encode(data)
     }
 }

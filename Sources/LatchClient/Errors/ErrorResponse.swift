@@ -48,6 +48,10 @@ enum ErrorResponse {
         case "mfa_required": .mfaRequired
         case "mfa_not_enabled": .mfaNotEnabled
         case "factor_not_found": .factorNotFound
+        case "invalid_passkey_challenge": .invalidPasskeyChallenge
+        case "passkey_rejected": .passkeyRejected
+        case "passkey_not_found": .passkeyNotFound
+        case "last_sign_in_method": .lastSignInMethod
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired

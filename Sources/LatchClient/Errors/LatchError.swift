@@ -45,7 +45,8 @@ public enum LatchError: Error, Hashable, Sendable {
     ///
     /// `acrValues` is the challenge's `acr_values`: `"aal2"` when the account has a second factor, whose proof is
     /// then the only one accepted (`reauthenticate(code:)` or `reauthenticate(recoveryCode:)`; a password is not
-    /// enough), and for the second-factor calls themselves; nil for an account without one.
+    /// enough), and for the second-factor calls themselves; nil for an account without one. A passkey
+    /// (`reauthenticate(withPasskey:challengeID:)`) proves presence with both factors, so it satisfies either.
     case reauthenticationRequired(maxAge: Int?, acrValues: String? = nil)
 
     /// `rate_limited`: too many attempts; `retryAfter` is the `Retry-After` header in seconds (nil without one).
@@ -67,6 +68,22 @@ public enum LatchError: Error, Hashable, Sendable {
     /// `factor_not_found`: no such factor of this user, or (activation) an enrolment that is no longer pending:
     /// expired, activated already, replaced by a newer one, or ended by five wrong codes. Enrol again.
     case factorNotFound
+
+    // MARK: Passkeys
+
+    /// `invalid_passkey_challenge`: the challenge of the options is unknown, used, expired (5 minutes), or was asked
+    /// for something else (a sign-in's challenge to re-authenticate, another user's): ask for new options and let the
+    /// platform sign again.
+    case invalidPasskeyChallenge
+    /// `passkey_rejected`: the passkey's answer failed a check (which one, the server keeps to itself): another
+    /// server's passkey, one removed from the account, a signature that does not verify, a cloned authenticator.
+    /// Offer the other ways to sign in.
+    case passkeyRejected
+    /// `passkey_not_found`: no such passkey of this user (removed already, or never theirs).
+    case passkeyNotFound
+    /// `last_sign_in_method`: removing this passkey would leave the account no way to sign in (no other passkey, no
+    /// password, and sign-in by mail off). Add a password or another passkey first.
+    case lastSignInMethod
 
     // MARK: Sessions (each ends the stored session and reports signed out)
 
@@ -137,6 +154,10 @@ public enum LatchError: Error, Hashable, Sendable {
         case .mfaRequired: "mfa_required"
         case .mfaNotEnabled: "mfa_not_enabled"
         case .factorNotFound: "factor_not_found"
+        case .invalidPasskeyChallenge: "invalid_passkey_challenge"
+        case .passkeyRejected: "passkey_rejected"
+        case .passkeyNotFound: "passkey_not_found"
+        case .lastSignInMethod: "last_sign_in_method"
         case .noPendingEmailSignIn: "no_pending_email_sign_in"
         case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"

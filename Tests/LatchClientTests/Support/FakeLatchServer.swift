@@ -50,6 +50,12 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         /// The tickets of sign-ins waiting for their second factor, oldest first.
         var mfaTickets: [MFATicketRecord] = []
 
+        /// The user's passkeys and the challenges handed out (FakeLatchServer+Passkeys.swift).
+        var passkeys: [PasskeyRecord] = []
+        var passkeyChallenges: [PasskeyChallenge] = []
+        /// The account has no password and sign-in by mail is off: its last passkey is its only way in.
+        var passkeyOnly = false
+
         /// Whether the account has a second factor, so privileged changes need its proof.
         var hasActiveFactor: Bool { factors.contains { $0.active } }
 
@@ -161,9 +167,19 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 self.presence(password: password, state) ?? self.json(202, ["status": "confirmation_sent"])
             }
         case ("POST", "/v1/reauthenticate"):
-            let keys: Set = ["password", "email_code", "code", "recovery_code"]
+            let keys: Set = ["password", "email_code", "code", "recovery_code", "challenge_id", "credential"]
             if let refusal = Self.strict(fields, allowed: keys, required: []) { return refusal }
-            guard fields.count == 1 else { return Self.error(422, "invalid_request") }
+            let passkey = fields["challenge_id"] != nil || fields["credential"] != nil
+            guard passkey ? Set(fields.keys) == ["challenge_id", "credential"] : fields.count == 1 else {
+                return Self.error(422, "invalid_request")
+            }
+            if passkey {
+                let answer = await bearer(request) { _ in
+                    self.verifyAssertion(request.fields, purpose: "reauthentication") ?? self.reauthenticate(secondFactor: true)
+                }
+                if answer.isSuccess { await reauthenticationGate.pass() }
+                return answer
+            }
             let password = fields["password"] as? String
             let code = fields["email_code"] as? String
             let secondFactor = SecondFactorProof(fields)
@@ -213,6 +229,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
                 default: return Self.error(404, "session_not_found")
                 }
             }
+        case (_, let path) where path.hasPrefix("/v1/passkeys"):
+            return await passkeyRoutes(request, fields)
         case (_, let path) where path.hasPrefix("/v1/mfa"):
             return await mfaManagement(request, fields)
         case ("DELETE", "/v1/me"):
