@@ -2,9 +2,9 @@ import Foundation
 import LatchTestSupport
 import TestKit
 
-/// A script under `Tests/pyotp/` run to completion by the test venv's Python, the one `PyJWTVerifier` uses
-/// (`.build/venv`, made by scripts/test-venv, or `LATCH_VENV`): pyotp and PyJWT from PyPI, code that shares
-/// nothing with Latch. Standard output is the answer; standard error is kept apart for the failure message.
+/// A script under `Tests/pyotp/` (or another directory of `Tests/`, e.g. `webauthn`) run to completion by the test
+/// venv's Python, the one `PyJWTVerifier` uses (`.build/venv`, made by scripts/test-venv, or `LATCH_VENV`): pyotp,
+/// PyJWT, cbor2 and py_webauthn from PyPI, code that shares nothing with Latch. Standard output is the answer; standard error is kept apart for the failure message.
 enum VenvScript {
     enum Failure: Error, CustomStringConvertible {
         case noVenv(String)
@@ -13,26 +13,30 @@ enum VenvScript {
 
         var description: String {
             switch self {
-            case .noVenv(let path): "no Python venv with pyotp and PyJWT at \(path): run scripts/test-venv (scripts/test does)"
+            case .noVenv(let path): "no Python venv with pyotp, PyJWT and webauthn at \(path): run scripts/test-venv (scripts/test does)"
             case .failed(let script, let status, let output): "\(script) exited \(status): \(output)"
             case .timedOut(let script): "\(script) did not finish within 60 s"
             }
         }
     }
 
-    static func url(_ name: String) -> URL { TestDatabase.packageRoot.appendingPathComponent("Tests/pyotp/\(name)") }
+    static func url(_ name: String, in directory: String = "pyotp") -> URL {
+        TestDatabase.packageRoot.appendingPathComponent("Tests/\(directory)/\(name)")
+    }
 
-    /// Runs `Tests/pyotp/<name>` with `arguments`, `input` on its standard input: its standard output.
-    static func run(_ name: String, _ arguments: [String], input: String = "") throws -> String {
+    /// Runs `Tests/<directory>/<name>` with `arguments`, `input` on its standard input: its standard output.
+    static func run(_ name: String, _ arguments: [String], input: String = "", directory: String = "pyotp") throws
+        -> String
+    {
         let python = PyJWTVerifier.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else { throw Failure.noVenv(python.path) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pyotp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out")
-        let errors = directory.appendingPathComponent("err")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("venv-script-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let output = scratch.appendingPathComponent("out")
+        let errors = scratch.appendingPathComponent("err")
         let process = try ChildProcess(
-            [python.path, url(name).path] + arguments,
+            [python.path, url(name, in: directory).path] + arguments,
             environment: ["PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"],
             outputPath: output.path, errorPath: errors.path)
         process.send(input)
