@@ -12,10 +12,15 @@ public struct OpenSSLTokenGenerator: TokenGenerator {
 
     /// A fresh token. Traps if the CSPRNG fails: a predictable token would be a silent breach, a crash is loud.
     public func makeToken() -> String {
+        Base64URL.encode(randomBytes())
+    }
+
+    /// 32 fresh random bytes. Traps if the CSPRNG fails, as `makeToken` does.
+    public func randomBytes() -> Data {
         do {
-            return Base64URL.encode(Data(try SecureRandom.bytes(count: Self.tokenByteCount)))
+            return Data(try SecureRandom.bytes(count: Self.tokenByteCount))
         } catch {
-            fatalError("cannot make a token: \(error)")
+            fatalError("cannot make random bytes: \(error)")
         }
     }
 

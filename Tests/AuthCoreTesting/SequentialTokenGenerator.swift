@@ -6,6 +6,7 @@ import Synchronization
 /// digest that does not contain the token, so a scan for the raw token in stored data is meaningful.
 public final class SequentialTokenGenerator: TokenGenerator, Sendable {
     private let made = Mutex<[String]>([])
+    private let drawn = Mutex<Int>(0)
 
     public init() {}
 
@@ -19,6 +20,15 @@ public final class SequentialTokenGenerator: TokenGenerator, Sendable {
             made.append(token)
             return token
         }
+    }
+
+    /// 32 bytes counting up with each call (`00…01`, `00…02`, …), so two draws never agree.
+    public func randomBytes() -> Data {
+        let n = drawn.withLock { count in
+            count += 1
+            return count
+        }
+        return Data(repeating: 0, count: 24) + withUnsafeBytes(of: UInt64(n).bigEndian) { Data($0) }
     }
 
     public func digest(_ token: String) -> Data {

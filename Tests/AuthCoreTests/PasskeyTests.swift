@@ -86,7 +86,7 @@ import Testing
         #expect(passkey.name == "Phone")
         #expect(passkey.transports == ["internal", "hybrid"])
         #expect(try h.service.passkeys(session).map(\.id) == [passkey.id])
-        #expect(h.composer.sent.contains { $0.kind == .passkeyAdded })
+        #expect(h.composer.requests.contains { $0.kind == .passkeyAdded })
         #expect(Self.audit(h, .passkeyAdded).count == 1)
         // The next options exclude it, so the platform does not register the same authenticator twice.
         #expect(try h.service.passkeyRegistrationOptions(session, ip: nil).excludeCredentials.map(\.id) == [passkey.id])
@@ -201,7 +201,7 @@ import Testing
         #expect(throws: AuthError.passkeyRejected) { try Self.signIn(h, handle: handle) }
         #expect(h.store.snapshot.sessions.count == sessionsBefore)
         #expect(Self.audit(h, .passkeyCloneSuspected).count == 1)
-        #expect(h.composer.sent.contains { $0.kind == .passkeyCloneSuspected })
+        #expect(h.composer.requests.contains { $0.kind == .passkeyCloneSuspected })
     }
 
     @Test func aCounterThatGrowsIsRecorded() throws {
@@ -257,7 +257,7 @@ import Testing
         let (passkey, _) = try Self.register(h, session)
         // With a password, the passkey may go.
         try h.service.removePasskey(session, id: passkey.id, ip: nil)
-        #expect(h.composer.sent.contains { $0.kind == .passkeyRemoved })
+        #expect(h.composer.requests.contains { $0.kind == .passkeyRemoved })
         #expect(throws: AuthError.passkeyNotFound) { try h.service.removePasskey(session, id: passkey.id, ip: nil) }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Testing
 @testable import LatchHTTP
@@ -158,5 +159,25 @@ import Testing
     @Test func topLevelNonObjectIsInvalidRequest() throws {
         let api = try APIHarness()
         #expect(api.post("/v1/password/forgot", #"["a@b.co"]"#).status == .unprocessableContent)
+    }
+
+    /// openapi.yaml gives every name `minLength: 1`: an empty one is refused by name, not stored as the default
+    /// (leaving the field out asks for the default); one over 64 characters is refused, not cut.
+    @Test func namesAreOneToSixtyFourCharacters() throws {
+        func refusal<Body: APIRequestBody>(_ body: Body.Type, _ json: String) -> APIError? {
+            do {
+                try JSONDecoder().decode(Body.self, from: Data(json.utf8)).validate()
+                return nil
+            } catch {
+                return error as? APIError
+            }
+        }
+        let long = String(repeating: "é", count: 65)
+        #expect(refusal(PasskeyRenameBody.self, #"{"name":""}"#)?.message == "field must not be empty: name")
+        #expect(refusal(TOTPEnrolmentBody.self, #"{"name":""}"#)?.message == "field must not be empty: name")
+        #expect(refusal(PasskeyRenameBody.self, #"{"name":"\#(long)"}"#)?.status == .unprocessableContent)
+        #expect(refusal(TOTPEnrolmentBody.self, #"{"name":"\#(long)"}"#)?.status == .unprocessableContent)
+        #expect(refusal(PasskeyRenameBody.self, #"{"name":"\#(long.dropLast())"}"#) == nil)
+        #expect(refusal(TOTPEnrolmentBody.self, #"{}"#) == nil)
     }
 }

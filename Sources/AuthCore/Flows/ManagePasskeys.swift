@@ -9,7 +9,7 @@ extension AuthService {
         -> PasskeyCreationOptions
     {
         let user = try requirePresence(authenticated, password: nil, ip: ip)
-        let handle = try ports.store.userHandle(userID: user.id, candidate: randomBytes())
+        let handle = try ports.store.userHandle(userID: user.id, candidate: ports.tokenGenerator.randomBytes())
         let (id, challenge) = try storePasskeyChallenge(.registration, userID: user.id)
         let passkeys = configuration.passkeys
         return PasskeyCreationOptions(
@@ -100,18 +100,12 @@ extension AuthService {
     /// Milliseconds a ceremony may take: the challenge's lifetime.
     var passkeyTimeout: Int { Int(configuration.passkeys.challengeTTL * 1000) }
 
-    /// 32 random bytes (a challenge, a user handle).
-    func randomBytes() -> Data {
-        // makeToken is 256 CSPRNG bits in base64url: decoding it gives them back.
-        Base64URLText.decode(ports.tokenGenerator.makeToken()) ?? Data()
-    }
-
     /// A new challenge of `purpose`, stored as its SHA-256.
     func storePasskeyChallenge(_ purpose: PasskeyChallengePurpose, userID: UserID?) throws
         -> (PasskeyChallengeID, Data)
     {
         let now = ports.clock.now()
-        let challenge = randomBytes()
+        let challenge = ports.tokenGenerator.randomBytes()
         let stored = NewPasskeyChallenge(
             purpose: purpose, userID: userID, digest: ports.tokenGenerator.digest(bytes: challenge), createdAt: now,
             expiresAt: now.addingTimeInterval(configuration.passkeys.challengeTTL))

@@ -158,8 +158,8 @@ public struct VerifiedPasskeyRegistration: Hashable, Sendable {
     public var backupEligible: Bool
     public var backedUp: Bool
     public var aaguid: Data
-    /// The attestation format as sent; only `none` is understood, anything else is recorded as none and never
-    /// trusted.
+    /// The attestation format as sent, recorded for the operator and never trusted (the project verifies no
+    /// attestation statement).
     public var attestationFormat: String
 
     public init(credentialID: Data, publicKey: Data, algorithm: PasskeyAlgorithm, signCount: UInt32,

@@ -31,4 +31,11 @@ enum FieldLimits {
         if value.unicodeScalars.count > maxCharacters { throw .fieldTooManyCharacters(field, maxCharacters: maxCharacters) }
         if value.utf8.contains(0) { throw .fieldHasNUL(field) }
     }
+
+    /// A name (of a factor, of a passkey): 1 to `maxCharacters` code points, no NUL, as openapi.yaml's
+    /// `minLength: 1`. AuthCore then trims it and drops control characters; what is left empty gets the default.
+    static func checkName(_ value: String, field: String, maxCharacters: Int) throws(APIError) {
+        if value.isEmpty { throw .fieldEmpty(field) }
+        try check(value, field: field, maxCharacters: maxCharacters)
+    }
 }

@@ -18,6 +18,9 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
     /// A string field holds a NUL character, which no credential needs and PostgreSQL text cannot store.
     /// 422 `invalid_request`.
     case fieldHasNUL(String)
+    /// A string field that openapi.yaml gives `minLength: 1` is empty (a name: leave it out for the default).
+    /// 422 `invalid_request`.
+    case fieldEmpty(String)
     /// No `Authorization: Bearer …` header. 401 `missing_token`.
     case missingToken
     /// An `Authorization` header with the Bearer scheme but not the RFC 6750 shape (or sent twice).
@@ -31,7 +34,8 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
 
     public var status: HTTPStatus {
         switch self {
-        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: .unprocessableContent
+        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL, .fieldEmpty:
+            .unprocessableContent
         case .missingToken: .unauthorized
         case .malformedToken: AuthError.invalidAccessToken.status
         case .notReady, .serviceUnavailable: .serviceUnavailable
@@ -40,7 +44,8 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
 
     public var code: String {
         switch self {
-        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL: "invalid_request"
+        case .invalidField, .fieldTooLong, .fieldTooManyCharacters, .unknownField, .fieldHasNUL, .fieldEmpty:
+            "invalid_request"
         case .missingToken: "missing_token"
         case .malformedToken: AuthError.invalidAccessToken.code
         case .notReady: "not_ready"
@@ -56,6 +61,7 @@ public enum APIError: HTTPResponseError, Hashable, Sendable {
             "field too long: \(field) (at most \(maxCharacters) characters)"
         case .unknownField(let expected): "unknown field; this endpoint takes only: \(expected.joined(separator: ", "))"
         case .fieldHasNUL(let field): "field must not contain NUL characters: \(field)"
+        case .fieldEmpty(let field): "field must not be empty: \(field)"
         case .missingToken: "This endpoint needs an Authorization: Bearer header."
         case .malformedToken: AuthError.invalidAccessToken.message
         case .notReady: "The service is not ready to serve requests."

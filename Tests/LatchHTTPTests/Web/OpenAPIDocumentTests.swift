@@ -96,7 +96,7 @@ import Testing
             .invalidToken, .tokenExpired, .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .invalidCode, .rateLimited(retryAfter: 1),
             .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken, .emailTaken, .emailUnchanged, .sessionNotFound,
             .reauthenticationRequired(maxAge: 600), .invalidMFATicket, .invalidMFACode, .mfaRequired, .mfaNotEnabled,
-            .factorNotFound,
+            .factorNotFound, .invalidPasskeyChallenge, .passkeyRejected, .passkeyNotFound, .lastSignInMethod,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,

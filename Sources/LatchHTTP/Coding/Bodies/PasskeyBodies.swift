@@ -108,7 +108,7 @@ struct PasskeyRegistrationBody: APIRequestBody {
 
     func validate() throws(APIError) {
         try FieldLimits.check(challengeID, field: "challenge_id", maxCharacters: FieldLimits.challengeIDCharacters)
-        if let name { try FieldLimits.check(name, field: "name", maxCharacters: FieldLimits.passkeyNameCharacters) }
+        if let name { try FieldLimits.checkName(name, field: "name", maxCharacters: FieldLimits.passkeyNameCharacters) }
         _ = try credential.credential()
     }
 }
@@ -138,6 +138,6 @@ struct PasskeyRenameBody: APIRequestBody {
     }
 
     func validate() throws(APIError) {
-        try FieldLimits.check(name, field: "name", maxCharacters: FieldLimits.passkeyNameCharacters)
+        try FieldLimits.checkName(name, field: "name", maxCharacters: FieldLimits.passkeyNameCharacters)
     }
 }

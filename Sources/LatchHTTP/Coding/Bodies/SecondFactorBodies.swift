@@ -64,8 +64,7 @@ struct TOTPEnrolmentBody: APIRequestBody {
 
     func validate() throws(APIError) {
         guard let name else { return }
-        try FieldLimits.check(name, field: "name", maxCharacters: FieldLimits.factorNameCharacters)
-        if name.isEmpty { throw .invalidField("name") }
+        try FieldLimits.checkName(name, field: "name", maxCharacters: FieldLimits.factorNameCharacters)
     }
 }
 
