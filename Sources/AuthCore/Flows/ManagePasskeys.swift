@@ -122,10 +122,16 @@ extension AuthService {
     func passkeyFailed(_ reason: PasskeyRejection.Reason, user: UserID?, ceremony: String, ip: String?) throws
         -> AuthError
     {
-        try ports.store.record(event(.passkeyFailed, user: user, ip: ip, detail: [
-            "reason": reason.rawValue, "ceremony": ceremony,
-        ]))
+        try ports.store.record(passkeyFailureEvent(reason, user: user, ceremony: ceremony, ip: ip))
         return .passkeyRejected
+    }
+
+    /// The `passkey_failed` row: which WebAuthn check refused which ceremony (the client only sees
+    /// `passkey_rejected`).
+    func passkeyFailureEvent(_ reason: PasskeyRejection.Reason, user: UserID?, ceremony: String, ip: String?)
+        -> AuditEvent
+    {
+        event(.passkeyFailed, user: user, ip: ip, detail: ["reason": reason.rawValue, "ceremony": ceremony])
     }
 
     func passkeyNotice(_ kind: MailKind, passkey: PasskeyRecord, to user: UserRecord) -> ComposedMail {

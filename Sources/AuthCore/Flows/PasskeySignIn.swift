@@ -84,8 +84,10 @@ extension AuthService {
             throw try passkeyFailed(.backupState, user: user.id, ceremony: ceremony, ip: ip)
         }
         guard PasskeySignCount.isAcceptable(stored: passkey.signCount, received: assertion.signCount) else {
+            // A refused use like any other (passkey_failed), and a security event of its own with a notice.
             try ports.store.transaction { store in
                 try store.enqueue(mail: passkeyNotice(.passkeyCloneSuspected, passkey: passkey, to: user))
+                try store.record(passkeyFailureEvent(.signCount, user: user.id, ceremony: ceremony, ip: ip))
                 try store.record(event(.passkeyCloneSuspected, user: user.id, ip: ip, detail: [
                     "passkey_id": passkey.id.description, "ceremony": ceremony,
                     "stored_count": String(passkey.signCount), "received_count": String(assertion.signCount),
