@@ -12,7 +12,7 @@ import Testing
         let app = try TestApp(environment: [
             "LATCH_APP_IDS": "ABCDE12345.com.example.app",
             "LATCH_ANDROID_PACKAGE": "com.example.app",
-            "LATCH_ANDROID_CERT_FINGERPRINTS": "AA:BB",
+            "LATCH_ANDROID_CERT_FINGERPRINTS": "AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB",
         ])
         defer { app.stop() }
         let apple = try app.get("/.well-known/apple-app-site-association")
@@ -22,7 +22,7 @@ import Testing
         let android = try app.get("/.well-known/assetlinks.json")
         #expect(android.status == 200)
         #expect(android.text.contains(#""package_name":"com.example.app""#))
-        #expect(android.text.contains(#""sha256_cert_fingerprints":["AA:BB"]"#))
+        #expect(android.text.contains(#""sha256_cert_fingerprints":["AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB"]"#))
     }
 
     @Test func confirmThroughTheLandingPageAgainstPostgres() throws {
