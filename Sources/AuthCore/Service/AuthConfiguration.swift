@@ -39,6 +39,10 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var accessTokens: AccessTokenConfiguration
     /// The relying party passkeys are bound to; by default the link base's host.
     public var passkeys: PasskeyConfiguration
+    /// The providers whose native id_tokens sign users in, by name (`apple`); empty turns provider sign-in off.
+    public var identityProviders: [String: IdentityProvider] = [:]
+    /// How long a provider sign-in nonce may be used (`expires_in` of `POST /v1/signin/<provider>/nonce`).
+    public var signInNonceTTL: TimeInterval = 5 * 60
 
     public init(
         confirmTokenTTL: TimeInterval = 24 * 3600,

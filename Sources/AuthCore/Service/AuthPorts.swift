@@ -14,12 +14,20 @@ public struct AuthPorts: Sendable {
     public var secondFactors: any SecondFactorSecrets
     /// The WebAuthn checks of passkey ceremonies.
     public var passkeys: any PasskeyVerifier
+    /// The id_token checks of provider sign-ins (Sign in with Apple).
+    public var identityTokens: any IdentityTokenVerifier
+    /// The providers' token endpoints and the sealing of their tokens, for revocation on deletion.
+    public var providerTokens: any IdentityProviderTokens
 
     public init(
         store: any AuthStore, hasher: any PasswordHasher, tokenGenerator: any TokenGenerator,
         accessTokens: any AccessTokenSigner, codes: any OneTimeCodes, clock: any WallClock, composer: any MailComposer,
-        secondFactors: any SecondFactorSecrets, passkeys: any PasskeyVerifier
+        secondFactors: any SecondFactorSecrets, passkeys: any PasskeyVerifier,
+        identityTokens: any IdentityTokenVerifier = NoIdentityProviders(),
+        providerTokens: any IdentityProviderTokens = NoIdentityProviders()
     ) {
+        self.identityTokens = identityTokens
+        self.providerTokens = providerTokens
         self.secondFactors = secondFactors
         self.passkeys = passkeys
         self.store = store
