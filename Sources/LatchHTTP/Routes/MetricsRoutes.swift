@@ -20,7 +20,7 @@ struct MetricsRoutes: Sendable {
 
     func collect() -> [MetricFamily] {
         var families = metrics.families() + connections.families() + context.secondFactorMetrics.families()
-            + context.passkeyMetrics.families()
+            + context.passkeyMetrics.families() + context.providerMetrics.families()
         families.append(.single(name: "latch_hashing_pool_pending_jobs",
                                 help: "Password-hashing requests waiting for a worker thread.",
                                 kind: .gauge, value: Double(hashingPool.pendingCount)))

@@ -8,7 +8,7 @@ import HTTPServer
 /// verifications take `PublicKeyCredential.toJSON()`. None hashes a password, so they run on the MHD threads.
 struct PasskeyRoutes: Sendable {
     let context: RouteContext
-    private var metrics: PasskeyMetrics { context.passkeyMetrics }
+    private var metrics: CeremonyMetrics { context.passkeyMetrics }
 
     func register(on router: inout Router) {
         router.post("/v1/passkeys/registration/options", handler: registrationOptions)

@@ -7,9 +7,11 @@ struct RouteContext: Sendable {
     let auth: AuthService
     let clients: ClientInfoResolver
     /// Second-factor sign-ins and failures, which `/metrics` reports.
-    let secondFactorMetrics: SecondFactorMetrics
+    let secondFactorMetrics: CeremonyMetrics
     /// Passkey sign-ins and refused ceremonies, which `/metrics` reports.
-    let passkeyMetrics: PasskeyMetrics
+    let passkeyMetrics: CeremonyMetrics
+    /// Provider sign-ins (Sign in with Apple) and their refusals, which `/metrics` reports.
+    let providerMetrics: CeremonyMetrics
 
     var bearer: BearerAuthenticator { BearerAuthenticator(auth: auth) }
 }
