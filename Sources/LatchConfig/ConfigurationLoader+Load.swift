@@ -53,7 +53,12 @@ extension ConfigurationLoader {
                 ? nil : try duration("LATCH_PURGE_INTERVAL")
         )
         try checkUnconfirmedTTL(of: configuration)
-        return configuration
+        var withApple = configuration
+        withApple.appleClientSecret = try appleClientSecret()
+        if let apple = try appleProvider(revokes: withApple.appleClientSecret != nil) {
+            withApple.auth.identityProviders[apple.name] = apple
+        }
+        return withApple
     }
 
     /// A wait shorter than a confirmation link's lifetime would let the purge delete an account whose first link
@@ -147,6 +152,48 @@ extension ConfigurationLoader {
             origins.insert(origin)
         }
         return PasskeyConfiguration(rpID: rpID, rpName: try productName(), origins: origins)
+    }
+
+    /// Sign in with Apple, when `LATCH_APPLE_CLIENT_IDS` is set: the provider as data (ARCHITECTURE.md, "Sign in
+    /// with a provider"); it revokes tokens when the client-secret key is configured.
+    private func appleProvider(revokes: Bool) throws(ConfigurationError) -> IdentityProvider? {
+        let clientIDs = list("LATCH_APPLE_CLIENT_IDS")
+        guard !clientIDs.isEmpty else { return nil }
+        let issuers = list("LATCH_APPLE_ISSUERS").isEmpty ? ["https://appleid.apple.com"] : list("LATCH_APPLE_ISSUERS")
+        let revocation = revokes ? ProviderTokenRevocation(tokenURL: try providerURL("LATCH_APPLE_TOKEN_URL"),
+                                                           revokeURL: try providerURL("LATCH_APPLE_REVOKE_URL")) : nil
+        return .apple(audiences: clientIDs, issuers: issuers, jwksURL: try providerURL("LATCH_APPLE_JWKS_URL"),
+                      tokenRevocation: revocation)
+    }
+
+    /// The three settings of Apple's client-secret key come together or not at all; the key file is read now, so a
+    /// missing or unreadable file stops latchd at start rather than failing the first revocation.
+    private func appleClientSecret() throws(ConfigurationError) -> LatchConfiguration.AppleClientSecretKey? {
+        let names = ["LATCH_APPLE_TEAM_ID", "LATCH_APPLE_KEY_ID", "LATCH_APPLE_PRIVATE_KEY_FILE"]
+        let values = names.map(raw)
+        if values.allSatisfy({ $0 == nil }) { return nil }
+        guard let teamID = values[0], let keyID = values[1], let path = values[2] else {
+            throw ConfigurationError(variable: names[values.firstIndex { $0 == nil } ?? 0],
+                                     problem: "must be set with the other two of \(names.joined(separator: ", "))")
+        }
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8), pem.contains("-----BEGIN PRIVATE KEY-----")
+        else {
+            throw ConfigurationError(variable: "LATCH_APPLE_PRIVATE_KEY_FILE",
+                                     problem: "must name a readable .p8 file (a PEM PRIVATE KEY)")
+        }
+        return LatchConfiguration.AppleClientSecretKey(teamID: teamID, keyID: keyID, privateKeyPEM: pem)
+    }
+
+    /// A provider endpoint: https, or http only on a loopback host (a local stand-in for development and tests;
+    /// never plain text across a network).
+    private func providerURL(_ name: String) throws(ConfigurationError) -> URL {
+        let text = try valueOrDefault(name)
+        guard let url = URL(string: text), let host = url.host, url.query == nil, url.fragment == nil,
+              url.scheme == "https" || (url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host))
+        else {
+            throw ConfigurationError(variable: name, problem: "must be an https URL (http only on a loopback host)")
+        }
+        return url
     }
 
     /// The otpauth URI's issuer: its label is `issuer:account`, so the issuer holds no colon.

@@ -91,4 +91,15 @@ public struct LatchConfiguration: Sendable, Equatable {
     /// How often latchd runs the purge itself (`latchctl tokens purge` does the same at once); nil: never
     /// (`LATCH_PURGE_INTERVAL=off`, for deployments that schedule `latchctl tokens purge` instead).
     public var purgeInterval: TimeInterval?
+    /// The key latchd signs Apple's client secrets with, to revoke users' Apple tokens when their accounts are
+    /// deleted; nil when `LATCH_APPLE_TEAM_ID`, `LATCH_APPLE_KEY_ID` and `LATCH_APPLE_PRIVATE_KEY_FILE` are unset.
+    public var appleClientSecret: AppleClientSecretKey? = nil
+
+    /// An Apple "Sign in with Apple" private key (a .p8 file) and the ids it signs client secrets under.
+    public struct AppleClientSecretKey: Sendable, Equatable {
+        public var teamID: String
+        public var keyID: String
+        /// The PKCS#8 PEM text of the P-256 key, read at start.
+        public var privateKeyPEM: String
+    }
 }

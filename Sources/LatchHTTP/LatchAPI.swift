@@ -69,7 +69,8 @@ public struct LatchAPI: Sendable {
         trustProxy: Bool = false
     ) {
         self.context = RouteContext(auth: auth, clients: ClientInfoResolver(trustProxy: trustProxy),
-                                    secondFactorMetrics: SecondFactorMetrics(), passkeyMetrics: PasskeyMetrics())
+                                    secondFactorMetrics: .secondFactor(), passkeyMetrics: .passkey(),
+                                    providerMetrics: .provider())
         self.hashingPool = hashingPool
         self.isReady = isReady
         self.metricsSource = metricsSource
@@ -89,6 +90,7 @@ public struct LatchAPI: Sendable {
         ReauthenticationRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         SecondFactorRoutes(context: context).register(on: &router)
         PasskeyRoutes(context: context).register(on: &router)
+        ProviderSignInRoutes(context: context, pool: hashingPool).register(on: &router)
         HealthRoutes(context: context, isReady: isReady).register(on: &router)
         KeySetRoutes(context: context).register(on: &router)
     }

@@ -42,6 +42,8 @@ public struct MailTemplates: MailComposer {
         case .recoveryCodeUsed: recoveryCodeUsed(request)
         case .passkeyAdded: passkeyAdded(request)
         case .passkeyRemoved: passkeyRemoved(request)
+        case .identityLinked: identityLinked(request)
+        case .identityRemoved: identityRemoved(request)
         case .passkeyCloneSuspected: passkeyCloneSuspected(request)
         }
     }
@@ -203,6 +205,32 @@ public struct MailTemplates: MailComposer {
             request, subject: "A passkey was removed from \(productName)", heading: "A passkey was removed",
             intro: ["A passkey\(passkeyName(request)) was removed from the \(productName) account for "
                 + "\(request.recipient). It no longer signs in."],
+            actionLabel: "",
+            outro: ["If you didn’t remove it, someone has access to your account: reset your password."]
+        )
+    }
+
+    /// `itemName` is the provider's name as people know it ("Apple").
+    private func identityLinked(_ request: MailRequest) -> MailContent {
+        let provider = request.itemName ?? "another provider"
+        return mail(
+            request, subject: "Sign in with \(provider) was linked to \(productName)",
+            heading: "Sign in with \(provider) was linked",
+            intro: ["Signing in with \(provider) now opens the \(productName) account for \(request.recipient). "
+                + "\(provider) confirmed that this address is theirs."],
+            actionLabel: "",
+            outro: ["If you didn’t do this, someone has access to your \(provider) account: remove the link in the "
+                + "app and secure that account."]
+        )
+    }
+
+    private func identityRemoved(_ request: MailRequest) -> MailContent {
+        let provider = request.itemName ?? "another provider"
+        return mail(
+            request, subject: "Sign in with \(provider) was removed from \(productName)",
+            heading: "Sign in with \(provider) was removed",
+            intro: ["Signing in with \(provider) no longer opens the \(productName) account for "
+                + "\(request.recipient)."],
             actionLabel: "",
             outro: ["If you didn’t remove it, someone has access to your account: reset your password."]
         )

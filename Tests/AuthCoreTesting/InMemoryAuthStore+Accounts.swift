@@ -50,6 +50,7 @@ extension InMemoryAuthStore {
             state.refreshTokens = state.refreshTokens.filter { !sessions.contains($0.value.sessionID) }
             state.devices = state.devices.filter { $0.value.userID != id }
             state.passkeys = state.passkeys.filter { $0.value.userID != id }
+            Self.forgetIdentities(of: id, in: &state)
             state.passkeyUserHandles.removeValue(forKey: id)
             state.passkeyChallenges = state.passkeyChallenges.filter { $0.value.challenge.userID != id }
             state.users.removeValue(forKey: id)

@@ -91,6 +91,9 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var passkeyUserHandles: [UserID: Data] = [:]
         /// `passkey_challenges`, with when each was spent.
         public var passkeyChallenges: [PasskeyChallengeID: PasskeyChallengeRow] = [:]
+        public var identities: [IdentityID: IdentityRecord] = [:]
+        public var signInNonces: [SignInNonceID: SignInNonceRow] = [:]
+        public var providerJobs: [ProviderJobID: ProviderJobRow] = [:]
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []

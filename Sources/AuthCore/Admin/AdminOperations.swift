@@ -203,8 +203,10 @@ public struct AdminOperations: Sendable {
         let deletion = AccountDeletion(
             userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email, of: user.id))
         try ports.store.transaction { store in
+            let revocations = try store.scheduleProviderRevocations(userID: user.id, now: ports.clock.now())
             guard try store.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
-            try store.record(event(.userDeleted, user: user.id, detail: [:]))
+            try store.record(event(.userDeleted, user: user.id,
+                                   detail: revocations > 0 ? ["provider_revocations": String(revocations)] : [:]))
         }
         return user
     }

@@ -78,8 +78,8 @@ extension AuthService {
     }
 
     /// Removes one of the user's passkeys (`DELETE /v1/passkeys/{id}`): privileged, mailed and audited. The
-    /// account's last way to sign in is kept: the last passkey of an account without a password, where mailed
-    /// sign-in links are off.
+    /// account's last way to sign in is kept: the last passkey of an account without a password or a provider
+    /// identity, where mailed sign-in links are off.
     /// - Throws: `reauthenticationRequired`, `passkeyNotFound`, `lastSignInMethod`.
     public func removePasskey(_ authenticated: AuthenticatedUser, id: PasskeyID, ip: String?) throws {
         let user = try requirePresence(authenticated, password: nil, ip: ip)
@@ -88,8 +88,7 @@ extension AuthService {
                 throw AuthError.passkeyNotFound
             }
             guard try store.removePasskey(id: id, userID: user.id) else { throw AuthError.passkeyNotFound }
-            let othersLeft = try !store.passkeys(userID: user.id).isEmpty
-            if !othersLeft, !user.hasPassword, !configuration.emailSignIn { throw AuthError.lastSignInMethod }
+            if try !hasOtherWayIn(user, in: store) { throw AuthError.lastSignInMethod }
             try store.enqueue(mail: passkeyNotice(.passkeyRemoved, passkey: passkey, to: user))
             try store.record(event(.passkeyRemoved, user: user.id, ip: ip, detail: ["passkey_id": id.description]))
         }

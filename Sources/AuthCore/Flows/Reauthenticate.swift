@@ -225,6 +225,7 @@ extension AuthService {
         case .multipleFactors: "mfa"
         case .hardwareKey, .softwareKey: "passkey"
         case .userVerification: "user"
+        case .federated: "provider"
         }
     }
 

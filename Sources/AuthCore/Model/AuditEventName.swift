@@ -65,6 +65,19 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case passkeyFailed = "passkey_failed"
     /// A passkey's signature counter did not grow: a cloned authenticator, refused and mailed to the user.
     case passkeyCloneSuspected = "passkey_clone_suspected"
+    /// A provider's id_token signed in (`detail`: provider, identity id, session id or `mfa_required`).
+    case providerSignInSucceeded = "provider_sign_in_succeeded"
+    /// A provider sign-in was refused (`detail.reason`: the nonce or token check, or `email_unverified`).
+    case providerSignInFailed = "provider_sign_in_failed"
+    /// A provider sign-in made a new account (confirmed, without a password).
+    case providerSignUp = "provider_sign_up"
+    /// A provider identity was linked to an existing account by its verified address (`detail.confirmed`: the
+    /// link also confirmed the account and dropped its sign-up password).
+    case identityLinked = "identity_linked"
+    /// The user unlinked a provider identity.
+    case identityRemoved = "identity_removed"
+    /// A provider's token was revoked or its revocation gave up (`detail`: provider, job id, outcome).
+    case providerTokenRevocation = "provider_token_revocation"
     /// A typed code matched no live token (never the code itself).
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.

@@ -38,4 +38,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case passkeyRemoved = "passkey_removed"
     /// "A passkey may have been copied": its signature counter went backwards, so the sign-in was refused.
     case passkeyCloneSuspected = "passkey_clone_suspected"
+    /// "Sign in with Apple was linked to your account": a notice, with the provider's name.
+    case identityLinked = "identity_linked"
+    /// "Sign in with Apple was removed from your account": a notice, with the provider's name.
+    case identityRemoved = "identity_removed"
 }

@@ -23,6 +23,8 @@ public enum AuthenticationMethod: String, Hashable, Sendable, Codable, CaseItera
     case softwareKey = "swk"
     /// The authenticator verified the user (RFC 8176 `user`: WebAuthn UV, a biometric or device PIN).
     case userVerification = "user"
+    /// A provider's id_token (Sign in with Apple): federated, one factor (`fed`, as identity providers name it).
+    case federated = "fed"
 
     /// A second factor: proof of the authenticator or of its recovery codes, or a passkey (possession, and the
     /// user verification that makes it two factors alone).

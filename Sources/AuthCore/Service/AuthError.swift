@@ -69,6 +69,19 @@ public enum AuthError: Error, Hashable, Sendable {
     case passkeyNotFound
     /// Removing this would leave the account no way to sign in. Suggested 409.
     case lastSignInMethod
+    /// The provider sign-in nonce is unknown, used, expired, or not the one of `nonce_id`: ask for a new one.
+    /// Suggested 400.
+    case invalidNonce
+    /// The provider's id_token failed a check, or does not carry the nonce (which check is audited, never told).
+    /// Suggested 401.
+    case invalidIDToken
+    /// The provider did not verify the address of an identity Latch does not know, so it can neither be linked
+    /// to an account nor make one. Suggested 403.
+    case providerEmailUnverified
+    /// The provider's keys could not be fetched and none are cached. Suggested 503.
+    case providerUnavailable
+    /// No such identity of this user. Suggested 404.
+    case identityNotFound
 
     /// Stable machine-readable code.
     public var code: String {
@@ -102,6 +115,11 @@ public enum AuthError: Error, Hashable, Sendable {
         case .passkeyRejected: "passkey_rejected"
         case .passkeyNotFound: "passkey_not_found"
         case .lastSignInMethod: "last_sign_in_method"
+        case .invalidNonce: "invalid_nonce"
+        case .invalidIDToken: "invalid_id_token"
+        case .providerEmailUnverified: "provider_email_unverified"
+        case .providerUnavailable: "provider_unavailable"
+        case .identityNotFound: "identity_not_found"
         }
     }
 
@@ -139,6 +157,11 @@ public enum AuthError: Error, Hashable, Sendable {
         case .passkeyRejected: "The passkey could not be verified."
         case .passkeyNotFound: "There is no such passkey."
         case .lastSignInMethod: "This is the account's last way to sign in; add another before removing it."
+        case .invalidNonce: "This sign-in request has ended; start again."
+        case .invalidIDToken: "The sign-in with the provider could not be verified."
+        case .providerEmailUnverified: "The provider has not verified this account's email address."
+        case .providerUnavailable: "The sign-in provider cannot be reached; try again later."
+        case .identityNotFound: "There is no such linked sign-in."
         }
     }
 

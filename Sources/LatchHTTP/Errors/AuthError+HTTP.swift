@@ -11,14 +11,15 @@ extension AuthError: HTTPResponseError {
         switch self {
         case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
         case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken,
-             .reauthenticationRequired, .invalidMFATicket: .unauthorized
-        case .emailNotConfirmed, .userDisabled: .forbidden
+             .reauthenticationRequired, .invalidMFATicket, .invalidIDToken: .unauthorized
+        case .emailNotConfirmed, .userDisabled, .providerEmailUnverified: .forbidden
         case .invalidToken, .tokenExpired, .invalidCode, .invalidMFACode, .mfaRequired,
-             .invalidPasskeyChallenge, .passkeyRejected: .badRequest
+             .invalidPasskeyChallenge, .passkeyRejected, .invalidNonce: .badRequest
         case .tokenUsed, .tokenSuperseded, .alreadyConfirmed, .emailTaken, .mfaNotEnabled,
              .lastSignInMethod: .conflict
-        case .sessionNotFound, .factorNotFound, .passkeyNotFound: .notFound
+        case .sessionNotFound, .factorNotFound, .passkeyNotFound, .identityNotFound: .notFound
         case .rateLimited: .tooManyRequests
+        case .providerUnavailable: .serviceUnavailable
         }
     }
 
