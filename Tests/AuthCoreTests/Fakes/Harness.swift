@@ -22,20 +22,24 @@ struct Harness {
     let secondFactors = FakeSecondFactorSecrets()
     /// What the WebAuthn checks answer (refusal unless a test says otherwise).
     let passkeys: FakePasskeyVerifier
+    /// What the id_token checks and the provider's token endpoints answer.
+    let providers: FakeIdentityProviders
     let service: AuthService
 
     static let password = "correct horse battery"
     static let ip = "203.0.113.7"
     static let agent = "TestAgent/1.0"
 
-    init(passkeys: FakePasskeyVerifier = FakePasskeyVerifier(), configure: (inout AuthConfiguration) -> Void = { _ in }) {
+    init(passkeys: FakePasskeyVerifier = FakePasskeyVerifier(), providers: FakeIdentityProviders = FakeIdentityProviders(),
+         configure: (inout AuthConfiguration) -> Void = { _ in }) {
         self.passkeys = passkeys
+        self.providers = providers
         var configuration = AuthConfiguration(deepLinks: Self.deepLinks)
         configure(&configuration)
         let ports = AuthPorts(store: store, hasher: hasher, tokenGenerator: generator,
                               accessTokens: accessTokens, codes: codes, clock: clock,
                               composer: composer, secondFactors: secondFactors,
-                              passkeys: passkeys)
+                              passkeys: passkeys, identityTokens: providers, providerTokens: providers)
         service = try! AuthService(configuration: configuration, ports: ports, passwordPolicy: Self.policy)
     }
 
