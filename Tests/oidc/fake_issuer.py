@@ -22,7 +22,7 @@ The control API, JSON in and out, for tests only:
     POST /control/mint          {"claims": {...}, "header": {...}, "kid", "alg", "hmac_key", "tamper",
                                  "unknown_kid"} -> {"id_token", "header", "claims"}; see mint()
     POST /control/rotate        {"drop_old": false} -> {"kid": the new key, "kids": the JWKS's}
-    GET  /control/keys          {"kids": [...], "current": kid}
+    GET  /control/keys          {"kids": [...], "current": kid, "pems": {kid: public key PEM}}
     POST /control/down          {"mode": "503" | "drop" | "hang"}: /auth/keys answers 503, closes the connection
                                 unanswered, or holds it (up to 60 s) until /control/up
     POST /control/up
@@ -312,7 +312,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, answer)
         if path == "/control/keys":
             with issuer.lock:
-                return self.send_json(200, {"kids": list(issuer.active), "current": issuer.active[-1]})
+                pems = {kid: public_pem(issuer.keys[kid]).decode() for kid in issuer.active}
+                return self.send_json(200, {"kids": list(issuer.active), "current": issuer.active[-1], "pems": pems})
         self.send_json(404, {"error": "not_found"})
 
     def do_POST(self):
