@@ -1,12 +1,14 @@
 // An example iOS/macOS app wired to Latch with the LatchClient and DeepLinkRouting products. Not a package
 // target: copy this file into an app target that depends on both library products, register the `myapp` URL
 // scheme and the associated domains `applinks:links.example.com` and `webcredentials:links.example.com` (passkeys
-// are bound to the server's RP ID, by default the host of LATCH_LINK_BASE), and point `serverURL` at your latchd.
+// are bound to the server's RP ID, by default the host of LATCH_LINK_BASE), add the Sign in with Apple capability
+// (the server must accept the app's bundle ID as the token's audience), and point `serverURL` at your latchd.
 //
 // LatchClient does the talking (requests, Keychain, refresh, the mailed links, sign-in by mail and its pending
-// secret, the second factor, passkeys, re-authentication); NavigationModel follows its auth state, so no view tells
-// the navigation that the user signed in, signed out or has a second factor to enter. AuthenticationServices shows
-// the passkey sheets (`PasskeyPrompt`); LatchClient turns their results into the server's JSON.
+// secret, the second factor, passkeys, Sign in with Apple, re-authentication); NavigationModel follows its auth
+// state, so no view tells the navigation that the user signed in, signed out or has a second factor to enter.
+// AuthenticationServices shows the passkey sheets (`PasskeyPrompt`) and Apple's (`SignInWithAppleButton`);
+// LatchClient turns their results into what the server takes.
 //
 // One file on purpose, so it can be copied whole; in a real app each view gets its own file.
 #if canImport(SwiftUI)
@@ -153,6 +155,8 @@ struct ProfileView: View {
     @State private var recoveryCodes: Presented<[String]>?
     @State private var passkeys: [Passkey] = []
     @State private var passkeyPrompt = PasskeyPrompt()
+    /// The Apple IDs that sign in to this account.
+    @State private var identities: [LinkedIdentity] = []
 
     var body: some View {
         Form {
@@ -249,6 +253,28 @@ struct ProfileView: View {
                     }
                 }
             }
+            if !identities.isEmpty {
+                Section("Sign in with Apple") {
+                    ForEach(identities) { identity in
+                        HStack {
+                            VStack(alignment: .leading) {
+                                // Apple's relay address when the user chose to hide theirs.
+                                Text(identity.email ?? "Apple ID")
+                                Text((identity.isPrivateEmail ? "Hidden address · " : "")
+                                     + "last used \(identity.lastUsedAt.formatted())")
+                                    .font(.caption)
+                            }
+                            Spacer()
+                            // Privileged, as removing a passkey; the server keeps an account's last way to sign in.
+                            Button("Unlink", role: .destructive) {
+                                run("Apple ID unlinked. You can also stop using it with this app in Settings.") {
+                                    () async throws(LatchError) in try await latch.unlinkIdentity(identity.id)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             Section("Signed in on") {
                 ForEach(sessions) { session in
                     HStack {
@@ -296,6 +322,7 @@ struct ProfileView: View {
         sessions = (try? await latch.sessions()) ?? []
         mfa = try? await latch.mfaStatus()
         passkeys = (try? await latch.passkeys()) ?? []
+        identities = (try? await latch.identities()) ?? []
     }
 
     /// Runs a change and says how it went. The closures spell out `throws(LatchError)`: Swift 6 infers `any Error`
@@ -623,6 +650,13 @@ struct SignInView: View {
     @State private var problem: String?
     @State private var signsInByMail = false
     @State private var passkeyPrompt = PasskeyPrompt()
+    /// A nonce from the server, ready for Apple's sheet (whose `onRequest` cannot wait for one); nil while there is
+    /// none, or for good when the server has Sign in with Apple off, and then there is no button.
+    @State private var appleNonce: AppleSignInNonce?
+    /// The nonce the sheet showing was asked with, which its credential goes to the server with.
+    @State private var requestedAppleNonce: AppleSignInNonce?
+    /// Counts the nonces spent: each change fetches a new one.
+    @State private var appleNonceRound = 0
 
     var body: some View {
         Form {
@@ -634,6 +668,17 @@ struct SignInView: View {
             if let problem { Text(problem).foregroundStyle(.red) }
             Button("Sign in with a passkey") {
                 Task { await signInWithPasskey(autoFill: false) }
+            }
+            if let appleNonce {
+                // Apple's sheet signs the nonce's hash into its token; the server checks it against the nonce.
+                SignInWithAppleButton(.signIn) { request in
+                    requestedAppleNonce = appleNonce
+                    appleNonce.configure(request)
+                } onCompletion: { result in
+                    signInWithApple(result)
+                }
+                .signInWithAppleButtonStyle(.black)
+                .frame(height: 44)
             }
             Button("Sign in") {
                 Task {
@@ -670,6 +715,61 @@ struct SignInView: View {
         // AutoFill's passkey suggestions while this screen shows; a tap on one signs in without another sheet.
         .task { await signInWithPasskey(autoFill: true) }
         .onDisappear { passkeyPrompt.cancel() }
+        // A nonce for the Sign in with Apple button while this screen shows, and a new one after each use.
+        .task(id: appleNonceRound) { await keepAppleNonce() }
+    }
+
+    /// Keeps a live nonce in `appleNonce`, renewed a minute before the server forgets it; none when the server has
+    /// Sign in with Apple off (the button stays hidden).
+    private func keepAppleNonce() async {
+        while !Task.isCancelled {
+            do throws(LatchError) {
+                let nonce = try await latch.appleSignInNonce()
+                appleNonce = nonce
+                try? await Task.sleep(for: .seconds(max(nonce.expiresIn - 60, 30)))
+            } catch LatchError.rejectedRequest(code: "not_found") {
+                appleNonce = nil
+                return
+            } catch {
+                // Offline, or limited: the button shows with the nonce it has (if still live), and this tries again.
+                try? await Task.sleep(for: .seconds(30))
+            }
+        }
+    }
+
+    /// Apple's credential to the server with the nonce its request carried: signed in, the navigation goes home;
+    /// for an account with two-step verification (`.mfaRequired`) it shows the second-factor root first.
+    private func signInWithApple(_ result: Result<ASAuthorization, any Error>) {
+        guard let nonce = requestedAppleNonce else { return }
+        requestedAppleNonce = nil
+        switch result {
+        case .success(let authorization):
+            guard let appleID = authorization.credential as? ASAuthorizationAppleIDCredential else { return }
+            // Read here, where the platform's object is, so that only the Sendable copy goes to the client.
+            let credential: AppleIDCredential
+            do throws(LatchError) {
+                credential = try AppleIDCredential(appleID)
+            } catch {
+                problem = ErrorText.message(for: error)
+                return
+            }
+            // This nonce is spent by the try, whatever the answer: the next tap needs a new one (no button until then).
+            appleNonce = nil
+            appleNonceRound += 1
+            Task {
+                do throws(LatchError) {
+                    try await latch.signInWithApple(credential, nonce: nonce)
+                } catch {
+                    problem = ErrorText.message(for: error)
+                }
+            }
+        case .failure(let error as ASAuthorizationError) where error.code == .canceled:
+            // The user closed the sheet: the nonce was not used and still works.
+            break
+        case .failure(let error):
+            print("Sign in with Apple: \(error)")
+            problem = "Sign in with Apple did not work. Try again, or sign in another way."
+        }
     }
 
     /// A sign-in challenge, the platform's sheet (or AutoFill's suggestion), and the assertion to the server: signed
@@ -1001,7 +1101,12 @@ enum ErrorText {
         case .passkeyRejected: "That passkey does not work here. Sign in another way, or use another passkey."
         case .passkeyNotFound: "That passkey was removed already."
         case .lastSignInMethod:
-            "This passkey is your only way to sign in. Set a password or add another passkey first."
+            "This is your only way to sign in. Set a password or add a passkey first."
+        case .invalidNonce: "That took too long. Sign in with Apple again."
+        case .invalidIDToken: "Apple's sign-in could not be checked. Try again, or sign in another way."
+        case .providerUnavailable:
+            "Sign in with Apple is unavailable right now. Try again later, or sign in another way."
+        case .identityNotFound: "That Apple ID was unlinked already."
         case .network: "No connection to the server."
         default: "Something went wrong (\(error.code))."
         }

@@ -3,9 +3,9 @@ import Foundation
 
 /// The app's client of a Latch server: sign-up, the mailed links, sign-in (by password, or by mail:
 /// LatchClient+EmailSignIn.swift; with a second factor: LatchClient+MFASignIn.swift; with a passkey:
-/// LatchClient+Passkeys.swift), re-authentication before privileged changes (LatchClient+Reauthentication.swift),
-/// the second factor's and the passkeys' management (LatchClient+MFAFactors.swift, LatchClient+Passkeys.swift), the
-/// session and its refresh.
+/// LatchClient+Passkeys.swift; with Apple: LatchClient+Apple.swift), re-authentication before privileged changes
+/// (LatchClient+Reauthentication.swift), the second factor's, the passkeys' and the linked identities' management
+/// (LatchClient+MFAFactors.swift, LatchClient+Passkeys.swift, LatchClient+Apple.swift), the session and its refresh.
 ///
 /// ```swift
 /// let latch = LatchClient(baseURL: URL(string: "https://auth.example.com")!, store: KeychainSessionStore())

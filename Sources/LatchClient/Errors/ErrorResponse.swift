@@ -52,6 +52,10 @@ enum ErrorResponse {
         case "passkey_rejected": .passkeyRejected
         case "passkey_not_found": .passkeyNotFound
         case "last_sign_in_method": .lastSignInMethod
+        case "invalid_nonce": .invalidNonce
+        case "invalid_id_token": .invalidIDToken
+        case "provider_unavailable": .providerUnavailable(retryAfter: retryAfter)
+        case "identity_not_found": .identityNotFound
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired

@@ -81,9 +81,26 @@ public enum LatchError: Error, Hashable, Sendable {
     case passkeyRejected
     /// `passkey_not_found`: no such passkey of this user (removed already, or never theirs).
     case passkeyNotFound
-    /// `last_sign_in_method`: removing this passkey would leave the account no way to sign in (no other passkey, no
-    /// password, and sign-in by mail off). Add a password or another passkey first.
+    /// `last_sign_in_method`: removing this passkey, or unlinking this Apple ID (`unlinkIdentity(_:)`), would leave
+    /// the account no way to sign in (no other passkey or linked identity, no password, and sign-in by mail off).
+    /// Add a password or another passkey first.
     case lastSignInMethod
+
+    // MARK: Sign in with Apple
+
+    /// `invalid_nonce`: the nonce sent with the identity token is unknown, used, expired (5 minutes), or not the one
+    /// of `nonce_id`. Ask for a new one (`appleSignInNonce()`) and let the user sign in with Apple again.
+    case invalidNonce
+    /// `invalid_id_token`: the identity token failed a check (which one, the server keeps to itself): not Apple's
+    /// signature, another app's audience, expired, or its `nonce` claim is not the hash of the nonce sent. Start
+    /// again with a new nonce, or offer the other ways to sign in.
+    case invalidIDToken
+    /// `provider_unavailable` (503): the server could not fetch Apple's keys to check the token; try again later,
+    /// after `retryAfter` seconds if given, with a new nonce (`appleSignInNonce()`) and a new Apple sign-in: the
+    /// client cannot tell whether this one's nonce was spent.
+    case providerUnavailable(retryAfter: Int?)
+    /// `identity_not_found`: no such linked identity of this user (unlinked already, or never theirs).
+    case identityNotFound
 
     // MARK: Sessions (each ends the stored session and reports signed out)
 
@@ -158,6 +175,10 @@ public enum LatchError: Error, Hashable, Sendable {
         case .passkeyRejected: "passkey_rejected"
         case .passkeyNotFound: "passkey_not_found"
         case .lastSignInMethod: "last_sign_in_method"
+        case .invalidNonce: "invalid_nonce"
+        case .invalidIDToken: "invalid_id_token"
+        case .providerUnavailable: "provider_unavailable"
+        case .identityNotFound: "identity_not_found"
         case .noPendingEmailSignIn: "no_pending_email_sign_in"
         case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"
@@ -178,7 +199,8 @@ public enum LatchError: Error, Hashable, Sendable {
     /// Seconds to wait before trying again, when the server said (`Retry-After`).
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds): seconds
+        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds),
+             .providerUnavailable(let seconds): seconds
         default: nil
         }
     }
@@ -201,7 +223,8 @@ extension LatchError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .weakPassword(let reason): "weak_password (\(reason?.rawValue ?? "unknown rule"))"
-        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds):
+        case .rateLimited(let seconds), .serviceUnavailable(let seconds), .overloaded(let seconds),
+             .providerUnavailable(let seconds):
             seconds.map { "\(code) (retry after \($0) s)" } ?? code
         case .reauthenticationRequired(let maxAge, let acrValues):
             switch (acrValues, maxAge) {

@@ -56,6 +56,14 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         /// The account has no password and sign-in by mail is off: its last passkey is its only way in.
         var passkeyOnly = false
 
+        /// Sign in with Apple's nonces handed out and the user's linked identities (FakeLatchServer+Apple.swift).
+        var appleNonces: [AppleNonceRecord] = []
+        var identities: [IdentityRecord] = []
+        /// The server has Sign in with Apple off: its endpoints answer `not_found`.
+        var appleOff = false
+        /// The account's only way in is its last linked identity.
+        var identityOnly = false
+
         /// Whether the account has a second factor, so privileged changes need its proof.
         var hasActiveFactor: Bool { factors.contains { $0.active } }
 
@@ -233,6 +241,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             return await passkeyRoutes(request, fields)
         case (_, let path) where path.hasPrefix("/v1/mfa"):
             return await mfaManagement(request, fields)
+        case (_, let path) where path.hasPrefix("/v1/signin/apple") || path.hasPrefix("/v1/me/identities"):
+            return await appleRoutes(request, fields)
         case ("DELETE", "/v1/me"):
             if let refusal = Self.strict(fields, allowed: ["password"], required: []) { return refusal }
             let password = fields["password"] as? String
