@@ -183,7 +183,7 @@ final class FakeAppleIssuer: @unchecked Sendable {
     }
 
     /// What latchd needs to use this issuer as Apple, with `privateKeyFile` as its client-secret key (see
-    /// `makeP8(at:)`). Plain http is allowed for the JWKS, token and revoke URLs only because of ALLOW_HTTP.
+    /// `makeP8(at:)`). latchd takes plain http for the JWKS, token and revoke URLs only on a loopback host.
     func environment(privateKeyFile: URL) -> [String: String] {
         [
             "LATCH_APPLE_CLIENT_IDS": Self.clientID,
@@ -194,7 +194,6 @@ final class FakeAppleIssuer: @unchecked Sendable {
             "LATCH_APPLE_PRIVATE_KEY_FILE": privateKeyFile.path,
             "LATCH_APPLE_TOKEN_URL": tokenURL,
             "LATCH_APPLE_REVOKE_URL": revokeURL,
-            "LATCH_APPLE_ALLOW_HTTP": "1",
         ]
     }
 
