@@ -3,12 +3,15 @@ import Foundation
 extension AuthService {
     /// How long a claimed provider job is the claimer's: a worker killed mid-call gives it back after this.
     static let providerJobLease: TimeInterval = 60
-    /// Tries of one job before it gives up: with `providerJobDelay` about three days of tries.
-    static let providerJobAttempts = 16
+    /// Tries of one job before it gives up: with `providerJobDelays` about four days of tries.
+    static let providerJobAttempts = 12
+    /// The waits between tries: the Standard Webhooks schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h,
+    /// then daily), so a short outage costs seconds and a long one is still covered.
+    static let providerJobDelays: [TimeInterval] = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]
 
-    /// The wait before the next try of a job that failed for the `attempts`-th time: 30 s doubling, at most 6 h.
+    /// The wait before the next try of a job that failed for the `attempts`-th time.
     static func providerJobDelay(afterAttempts attempts: Int) -> TimeInterval {
-        min(30 * pow(2, Double(max(attempts - 1, 0))), 6 * 3600)
+        providerJobDelays[min(max(attempts - 1, 0), providerJobDelays.count - 1)]
     }
 
     /// Runs the due provider token jobs (latchd's `provider-tokens` job, on a beat): exchanges sign-ins'
