@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "LatchCrypto", dependencies: ["COpenSSL", "CArgon2", "AuthCore"]),
         // AuthCore's PasskeyVerifier: strict CBOR (libcbor), COSE keys and signatures (OpenSSL), WebAuthn's checks.
         .target(name: "WebAuthn", dependencies: ["CCBOR", "COpenSSL", "LatchCrypto", "AuthCore"]),
+        // AuthCore's IdentityTokenVerifier and IdentityProviderTokens: providers' id_tokens checked with OpenSSL
+        // against their JWKS (fetched with libcurl), Apple's token endpoints.
+        .target(name: "IdentityProviders", dependencies: ["CCurl", "COpenSSL", "LatchCrypto", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"]),
@@ -79,6 +82,10 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "AuthCore", "LatchCrypto", "COpenSSL"]),
+        .testTarget(
+            name: "IdentityProvidersTests",
+            dependencies: ["IdentityProviders", "HTTPServer", "LatchCrypto", "AuthCore", "COpenSSL", "TestKit"]
+        ),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LatchTestSupport", "TestKit"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer", "AuthCoreTesting", "TestKit"]),

@@ -1,5 +1,6 @@
 #include <openssl/rand.h>
 #include <openssl/evp.h>
+#include <openssl/rsa.h>
 #include <openssl/sha.h>
 #include <openssl/crypto.h>
 #include <openssl/hmac.h>

@@ -58,4 +58,6 @@ public enum SecretPurpose: String, Sendable, CaseIterable {
     case totpSecretEncryption = "latch/totp-secret-encryption/v1"
     /// HMAC keys of recovery codes (`mfa_recovery_codes.code_hmac`).
     case recoveryCodes = "latch/recovery-codes/v1"
+    /// AES-256-GCM keys of identity providers' authorization codes and refresh tokens (`provider_jobs`).
+    case providerTokenEncryption = "latch/provider-token-encryption/v1"
 }

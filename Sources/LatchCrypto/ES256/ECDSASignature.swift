@@ -42,14 +42,16 @@ enum ECDSASignature {
 
     /// The DER form of a 64-byte signature, for OpenSSL's verify; nil for any other length, and for r or s out of
     /// range (`P256GroupOrder.accepts`: zero, r past n, s past n/2), which are refused before OpenSSL sees them.
-    static func der(fromRaw raw: Data) -> Data? {
+    /// `allowingHighS` takes s up to n − 1: for others' signatures, which Latch does not keep per text.
+    static func der(fromRaw raw: Data, allowingHighS: Bool = false) -> Data? {
         guard raw.count == rawByteCount, let order = P256GroupOrder.shared else { return nil }
         let half = rawByteCount / 2
         let (r, s) = raw.withUnsafeBytes { bytes -> (OpaquePointer?, OpaquePointer?) in
             let base = bytes.bindMemory(to: UInt8.self).baseAddress
             return (BN_bin2bn(base, Int32(half), nil), BN_bin2bn(base.map { $0 + half }, Int32(half), nil))
         }
-        guard let r, let s, order.accepts(r: r, s: s), let signature = ECDSA_SIG_new() else {
+        guard let r, let s, order.accepts(r: r, s: s, allowingHighS: allowingHighS), let signature = ECDSA_SIG_new()
+        else {
             BN_free(r)
             BN_free(s)
             return nil

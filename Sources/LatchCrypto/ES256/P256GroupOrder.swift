@@ -42,10 +42,12 @@ final class P256GroupOrder: @unchecked Sendable {
         BN_free(halfOrder)
     }
 
-    /// Whether (r, s) is a signature Latch accepts: 1 ≤ r < n and 1 ≤ s ≤ ⌊n/2⌋. OpenSSL's verify refuses zero
-    /// and values past n itself, but takes a high s, so the upper bound on s exists only here.
-    func accepts(r: OpaquePointer, s: OpaquePointer) -> Bool {
-        BN_is_zero(r) == 0 && BN_cmp(r, order) < 0 && BN_is_zero(s) == 0 && BN_cmp(s, halfOrder) <= 0
+    /// Whether (r, s) is a signature Latch accepts: 1 ≤ r < n and 1 ≤ s ≤ ⌊n/2⌋ (1 ≤ s < n `allowingHighS`).
+    /// OpenSSL's verify refuses zero and values past n itself, but takes a high s, so the upper bound on s exists
+    /// only here.
+    func accepts(r: OpaquePointer, s: OpaquePointer, allowingHighS: Bool = false) -> Bool {
+        let sInRange = allowingHighS ? BN_cmp(s, order) < 0 : BN_cmp(s, halfOrder) <= 0
+        return BN_is_zero(r) == 0 && BN_cmp(r, order) < 0 && BN_is_zero(s) == 0 && sInRange
     }
 
     /// Whether s is past ⌊n/2⌋: a signature whose `twin` is the form Latch accepts.

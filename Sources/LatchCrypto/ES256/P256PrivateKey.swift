@@ -45,6 +45,19 @@ public final class P256PrivateKey: @unchecked Sendable {
         self.init(owning: parsed)
     }
 
+    /// A key from its PEM form: one `PRIVATE KEY` (PKCS #8, as Apple issues its .p8 files) or `EC PRIVATE KEY`
+    /// (SEC 1) block, lines of standard base64 between the markers.
+    /// - Throws: `CryptoError.invalidKey` unless the text is one such block holding a P-256 private key.
+    public convenience init(pemRepresentation pem: String) throws(CryptoError) {
+        let lines = pem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard let label = ["PRIVATE KEY", "EC PRIVATE KEY"].first(where: { lines.first == "-----BEGIN \($0)-----" }),
+              lines.count > 2, lines.last == "-----END \(label)-----",
+              let der = Data(base64Encoded: lines.dropFirst().dropLast().joined())
+        else { throw .invalidKey("not a PEM private key") }
+        try self.init(derRepresentation: der)
+    }
+
     /// The key as DER (SEC 1 ECPrivateKey with its curve and public point): what is sealed and stored.
     public var derRepresentation: Data {
         get throws(CryptoError) {

@@ -37,21 +37,8 @@ public final class P256PublicKey: @unchecked Sendable {
     /// and `r` or `s` out of range, is false; so is a high s (past n/2), although OpenSSL alone would take it:
     /// it is the twin of a valid signature, a second text of one token.
     public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
-        guard let der = ECDSASignature.der(fromRaw: signature), let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            ERR_clear_error()
-            return false
-        }
-        let verified = der.withUnsafeBytes { signatureBytes in
-            message.withUnsafeBytes { messageBytes in
-                EVP_DigestVerify(context, signatureBytes.bindMemory(to: UInt8.self).baseAddress, signatureBytes.count,
-                                 messageBytes.bindMemory(to: UInt8.self).baseAddress, messageBytes.count)
-            }
-        }
-        // A bad signature is an answer, not an error: leave OpenSSL's queue empty for the next caller.
-        if verified != 1 { ERR_clear_error() }
-        return verified == 1
+        guard let der = ECDSASignature.der(fromRaw: signature) else { return false }
+        return SignatureVerificationKey.verify(der, message, key: key, digest: EVP_sha256())
     }
 }
 
