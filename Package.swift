@@ -49,8 +49,8 @@ let package = Package(
         .target(
             name: "LatchApp",
             dependencies: [
-                "LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "WebAuthn", "Mailer", "PostgresClient",
-                "HTTPServer",
+                "LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "WebAuthn", "IdentityProviders", "Mailer",
+                "PostgresClient", "HTTPServer",
             ]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),

@@ -7,6 +7,7 @@ import LatchHTTP
 import LatchStore
 import Mailer
 import PostgresClient
+import IdentityProviders
 import WebAuthn
 
 extension LatchApplication {
@@ -38,7 +39,24 @@ extension LatchApplication {
                 clock: clock,
                 composer: MailTemplates(productName: configuration.productName),
                 secondFactors: TOTPSecrets(secret: configuration.serverSecret),
-                passkeys: WebAuthnVerifier()))
+                passkeys: WebAuthnVerifier(),
+                identityTokens: OpenIDTokenVerifier(clock: clock),
+                providerTokens: try makeProviderTokens(configuration: configuration, clock: clock)))
+    }
+
+    /// Apple's token endpoints with the configured client-secret key, or none (then no provider revokes, and
+    /// `IdentityProvider.tokenRevocation` is nil: the loader sets both from the same settings).
+    static func makeProviderTokens(configuration: LatchConfiguration, clock: any WallClock) throws
+        -> any IdentityProviderTokens
+    {
+        guard let key = configuration.appleClientSecret else { return NoIdentityProviders() }
+        do {
+            return try AppleProviderTokens(teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
+                                           secret: configuration.serverSecret, clock: clock)
+        } catch {
+            throw ConfigurationError(variable: "LATCH_APPLE_PRIVATE_KEY_FILE",
+                                     problem: "is not a P-256 private key in PKCS#8 PEM (an Apple .p8 file)")
+        }
     }
 
     /// The access-token signing keys in PostgreSQL, their private parts sealed under the server secret.
@@ -118,6 +136,19 @@ extension LatchApplication {
     {
         PeriodicJob(name: "latch-deferred-mail", interval: .seconds(configuration.outbox.deferredMailInterval),
                     work: { isStopping in try service.resolveAllDeferredMail(until: isStopping) }, logFailure: jobFailureLogger(log))
+    }
+
+    /// The durable calls to providers' token endpoints (`AuthService.runProviderTokenJobs`), every second; nil when
+    /// no provider revokes tokens.
+    static func makeProviderTokenJob(configuration: LatchConfiguration, service: AuthService, log: LogWriter)
+        -> PeriodicJob?
+    {
+        guard configuration.auth.identityProviders.values.contains(where: { $0.tokenRevocation != nil }) else {
+            return nil
+        }
+        return PeriodicJob(name: "latch-provider-tokens", interval: .seconds(1),
+                           work: { isStopping in try service.runProviderTokenJobs(isStopping: isStopping) },
+                           logFailure: jobFailureLogger(log))
     }
 
     /// `latchctl tokens purge`, run by latchd itself every `LATCH_PURGE_INTERVAL`; nil when that is off.

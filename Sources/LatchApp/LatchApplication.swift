@@ -57,7 +57,8 @@ public final class LatchApplication: Sendable {
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
             configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
         jobs = [Self.makeDeferredMailJob(configuration: configuration, service: service, log: log)]
-            + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log)].compactMap { $0 }
+            + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log),
+               Self.makeProviderTokenJob(configuration: configuration, service: service, log: log)].compactMap { $0 }
 
         let api = Self.makeAPI(
             service: service, hashPool: hashPool, pool: pool, outbox: outboxWorker?.metrics,

@@ -52,14 +52,8 @@ extension TestApp {
         return try signInWithApple(idToken: try issuer.mint(claims: claims), nonce: nonce, code: code)
     }
 
-    func count(_ sql: PostgresQuery) throws -> Int {
-        try pool.query(sql).scalar(Int.self) ?? -1
-    }
-
-    func auditCount(_ event: String, reason: String? = nil) throws -> Int {
-        if let reason {
-            return try count("SELECT count(*)::int FROM audit_log WHERE event = \(event) AND detail->>'reason' = \(reason)")
-        }
-        return try count("SELECT count(*)::int FROM audit_log WHERE event = \(event)")
+    /// Audit rows of `event` whose reason is `reason` (`auditCount(_:userID:)` counts them all).
+    func auditCount(_ event: String, reason: String) throws -> Int {
+        try count("SELECT count(*)::int8 FROM audit_log WHERE event = $1 AND detail->>'reason' = $2", [event, reason])
     }
 }
