@@ -139,6 +139,23 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.store.spendChallenge(id: spent, purpose: .authentication, userID: nil, now: fixture.at(30))
                 != nil)
 
+        // Provider sign-in nonces: one expired on day 0, one live on day 50. Provider jobs: a revocation finished on
+        // day 0 (its row goes), and one still waiting (it stays, whatever its age).
+        try fixture.store.storeSignInNonce(NewSignInNonce(id: SignInNonceID(), provider: "apple",
+                                                          hash: Data(repeating: 4, count: 32), expiresAt: fixture.at(300)))
+        let liveNonce = SignInNonceID()
+        try fixture.store.storeSignInNonce(NewSignInNonce(id: liveNonce, provider: "apple", hash: Data(repeating: 5, count: 32),
+                                                          expiresAt: fixture.at(50 * day + 300)))
+        let finished = ProviderJob(action: .revoke, provider: "apple", clientID: "com.example.app", identityID: nil,
+                                   sealedToken: Data([1]), dueAt: fixture.at(10))
+        let waiting = ProviderJob(action: .revoke, provider: "apple", clientID: "com.example.app", identityID: nil,
+                                  sealedToken: Data([2]), dueAt: fixture.at(100 * day))
+        try fixture.store.enqueueProviderJob(finished)
+        try fixture.store.enqueueProviderJob(waiting)
+        #expect(try fixture.store.claimProviderJobs(now: fixture.at(10), leaseUntil: fixture.at(70), limit: 5).map(\.id)
+                == [finished.id])
+        try fixture.store.finishProviderJob(id: finished.id, outcome: .revoked, at: fixture.at(20))
+
         // Ann never confirmed: a long unconfirmed TTL keeps her here (the accounts' purge is tested below).
         let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day)
         #expect(try fixture.count("SELECT count(*) FROM mfa_tickets") == 1)
@@ -146,8 +163,11 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.store.spendChallenge(id: liveChallenge, purpose: .authentication, userID: nil,
                                                  now: fixture.at(50 * day)) != nil, "the live challenge stays")
         #expect(try fixture.count("SELECT count(*) FROM passkey_challenges") == 1)
+        #expect(try fixture.store.spendSignInNonce(id: liveNonce, provider: "apple", now: fixture.at(50 * day)) != nil)
+        #expect(try fixture.count("SELECT count(*) FROM sign_in_nonces") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM provider_jobs") == 1, "the waiting revocation stays")
         // Each sign-in trusted its device for a day: the two from day 0 are long gone, day 50's is not.
-        #expect(result == PurgeResult(tokens: 5, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
+        #expect(result == PurgeResult(tokens: 7, sessions: 2, refreshTokens: 2, mail: 1, rateLimitWindows: 1,
                                       signInFailures: 1, trustedDevices: 2))
         #expect(try fixture.store.lookupToken(hash: fixture.tokens.digest(confirm)) == nil)
         #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(live.access)) != nil)

@@ -35,6 +35,9 @@ extension PostgresAdminStore {
                 + delete("DELETE FROM mfa_factors WHERE activated_at IS NULL AND expires_at < \(cutoff)")
                 // Passkey challenges spent or expired: only the one conditional UPDATE ever reads them again.
                 + delete("DELETE FROM passkey_challenges WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
+                // Provider sign-in nonces alike, and provider token jobs that finished (their tokens are gone).
+                + delete("DELETE FROM sign_in_nonces WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
+                + delete("DELETE FROM provider_jobs WHERE finished_at < \(cutoff)")
             // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
             // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
             let refreshTokens = try delete("""
