@@ -25,6 +25,7 @@ public struct AdminOperations: Sendable {
         case invalidLifetime
         /// No such passkey, or it belongs to another user.
         case unknownPasskey(id: PasskeyID, email: String)
+        case unknownIdentity(id: IdentityID, email: String)
 
         /// One line for the operator, naming the email or session.
         public var description: String {
@@ -36,6 +37,7 @@ public struct AdminOperations: Sendable {
             case .alreadyConfirmed(let email): "user \(email) is confirmed already; a reset link may be what they need"
             case .invalidLifetime: "the link lifetime must be positive"
             case .unknownPasskey(let id, let email): "user \(email) has no passkey \(id)"
+            case .unknownIdentity(let id, let email): "user \(email) has no linked identity \(id)"
             }
         }
     }
@@ -333,6 +335,32 @@ public struct AdminOperations: Sendable {
 
     /// The user's passkeys (`latchctl passkeys list`), oldest first.
     /// - Throws: `Failure.unknownUser`.
+    /// The user's linked provider identities (`latchctl identities list`), oldest first.
+    public func identities(email: String) throws -> [IdentityRecord] {
+        try ports.store.identities(userID: try user(email: email).id)
+    }
+
+    /// Unlinks one provider identity of the user (`latchctl identities remove`): for a provider account the user
+    /// lost or that was taken over. In one transaction its provider tokens are queued for revocation, the owner is
+    /// mailed and the operator audited. Unlike the user's own unlinking it may remove the last way in: the
+    /// operator can then issue a reset link (`latchctl link`).
+    /// - Throws: `Failure.unknownUser`, `Failure.unknownIdentity`.
+    public func removeIdentity(email: String, id: IdentityID) throws -> IdentityRecord {
+        let user = try user(email: email)
+        return try ports.store.transaction { store in
+            guard let identity = try store.identities(userID: user.id).first(where: { $0.id == id }),
+                  try store.removeIdentity(id: id, userID: user.id, now: ports.clock.now())
+            else { throw Failure.unknownIdentity(id: id, email: user.email) }
+            let provider = service.identityProvider(named: identity.provider)?.displayName ?? identity.provider
+            try store.enqueue(mail: service.notice(
+                MailRequest(kind: .identityRemoved, recipient: user.email, itemName: provider), of: user.id))
+            try store.record(event(.identityRemoved, user: user.id, detail: [
+                "provider": identity.provider, "identity_id": id.description,
+            ]))
+            return identity
+        }
+    }
+
     public func passkeys(email: String) throws -> [PasskeyRecord] {
         try ports.store.passkeys(userID: try user(email: email).id)
     }

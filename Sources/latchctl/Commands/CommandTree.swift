@@ -5,12 +5,12 @@ enum CommandTree {
     static var root: CommandSpec {
         CommandSpec(
             name: "latchctl",
-            summary: "Operate Latch: issue links, manage users, sessions, second factors and passkeys, look after the "
-                + "outbox and the database.",
+            summary: "Operate Latch: issue links, manage users, sessions, second factors, passkeys and identities, "
+                + "look after the outbox and the database.",
             subcommands: [
                 MigrateCommand.spec, LinkCommand.spec, UsersCommand.spec, SessionsCommand.spec, MfaCommand.spec,
-                PasskeysCommand.spec, OutboxCommand.spec, AuditCommand.spec, TokensCommand.spec, KeysCommand.spec,
-                SecretCommand.spec,
+                PasskeysCommand.spec, IdentitiesCommand.spec, OutboxCommand.spec, AuditCommand.spec, TokensCommand.spec,
+                KeysCommand.spec, SecretCommand.spec,
             ],
             discussion: """
                 latchctl connects to PostgreSQL directly (DATABASE_URL or --database-url) and reads the same
