@@ -212,3 +212,55 @@ import Testing
         #expect(try app.post("/v1/signin/apple", "{}").status == 404)
     }
 }
+
+/// Unlinking through the API: privileged, and never the account's last way in.
+@Suite(.serialized) struct AppleUnlinkTests {
+    /// An account Apple made has no password; with sign-in by mail off, its one identity is its only way in.
+    @Test func theLastWayInCannotBeUnlinked() throws {
+        let issuer = try FakeAppleIssuer()
+        defer { issuer.stop() }
+        let app = try TestApp.appleApp(issuer, ["LATCH_EMAIL_SIGNIN": "false"])
+        defer { app.stop() }
+        let signedIn = try app.signInWithApple(issuer, claims: ["email": "eve@example.test"])
+        #expect(signedIn.status == 200, "\(signedIn.text)")
+        let bearer = try signedIn.json(SessionJSON.self).access_token
+        let listed = try app.get("/v1/me/identities", headers: [("Authorization", "Bearer \(bearer)")])
+        let id = try #require(try listed.json(IdentityListJSON.self).identities.first?.id)
+
+        let unproven = try app.send("DELETE", "/v1/me/identities/\(id)", bearer: bearer)
+        #expect(unproven.status == 401 && unproven.text.contains("reauthentication_required"), "\(unproven.text)")
+        let proven = try app.reauthenticateByMail(bearer: bearer, email: "eve@example.test")
+        let refused = try app.send("DELETE", "/v1/me/identities/\(id)", bearer: proven.access_token)
+        #expect(refused.status == 409 && refused.text.contains("last_sign_in_method"), "\(refused.text)")
+        let unknown = try app.send("DELETE", "/v1/me/identities/\(UUID().uuidString)", bearer: proven.access_token)
+        #expect(unknown.status == 404 && unknown.text.contains("identity_not_found"), "\(unknown.text)")
+        #expect(try app.count("SELECT count(*)::int8 FROM identities") == 1)
+    }
+
+    /// With sign-in by mail on, the mailbox is a way in: unlinking is mailed, audited, and revokes the token.
+    @Test func unlinkingIsMailedAndRevokesTheToken() throws {
+        let issuer = try FakeAppleIssuer()
+        defer { issuer.stop() }
+        let app = try TestApp.appleApp(issuer)
+        defer { app.stop() }
+        let signedIn = try app.signInWithApple(issuer, claims: ["email": "fay@example.test"], code: "c0de-2")
+        let bearer = try signedIn.json(SessionJSON.self).access_token
+        #expect(try eventually { try app.count("SELECT count(*)::int8 FROM provider_jobs WHERE state = 'held'") == 1 })
+        let listed = try app.get("/v1/me/identities", headers: [("Authorization", "Bearer \(bearer)")])
+        let id = try #require(try listed.json(IdentityListJSON.self).identities.first?.id)
+        let proven = try app.reauthenticateByMail(bearer: bearer, email: "fay@example.test")
+        let removed = try app.send("DELETE", "/v1/me/identities/\(id)", bearer: proven.access_token)
+        #expect(removed.status == 204, "\(removed.text)")
+        #expect(try app.outboxCount(to: "fay@example.test", kind: .identityRemoved) == 1)
+        #expect(try eventually { try issuer.calls().revoke.contains { $0.form["token"] == "rt-c0de-2" } })
+    }
+}
+
+struct IdentityListJSON: Decodable {
+    struct Identity: Decodable {
+        let id: String
+        let provider: String
+    }
+
+    let identities: [Identity]
+}
