@@ -4,6 +4,7 @@ The built-in `positive_data_acceptance` check fails when a request the schema al
 such answers depend on state that no schema can state: a well-formed token or code that names no record (400
 invalid_token, token_expired, invalid_code, or the landing page's invalid or expired link), a passkey challenge id that
 names no live challenge or a credential no platform made (400 invalid_passkey_challenge, passkey_rejected), a
+provider sign-in nonce id that names no live nonce (400 invalid_nonce), a
 credential whose id is not the same text as its rawId (422 invalid_request naming credential.id: WebAuthn requires it,
 JSON Schema cannot say it), and a password of the right length that is the address itself or on the shipped list of
 common passwords (422 weak_password). For the
@@ -19,6 +20,7 @@ TOKEN_STATE = {"invalid_token", "token_expired", "invalid_code"}
 WEAK_PASSWORD = {"password_is_email", "password_too_common"}
 PAGE_STATE = {"invalid", "expired"}
 PASSKEY_STATE = {"invalid_passkey_challenge", "passkey_rejected"}
+NONCE_STATE = {"invalid_nonce"}
 CREDENTIAL_ID_MESSAGE = "missing or invalid field: credential.id"
 
 # operationId -> status -> what the answer must say for a refusal of valid data to be one of state.
@@ -31,6 +33,7 @@ STATE_REFUSALS = {
     "reauthenticate": {400: "token_or_passkey", 422: "credential_id"},
     "registerPasskey": {400: "passkey", 422: "credential_id"},
     "signInWithPasskey": {400: "passkey", 422: "credential_id"},
+    "signInWithApple": {400: "nonce"},
     "resetPassword": {400: "token", 422: "weak_password"},
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
@@ -63,6 +66,8 @@ def _is_state_refusal(kind, response):
         return code in TOKEN_STATE
     if kind == "passkey":
         return code in PASSKEY_STATE
+    if kind == "nonce":
+        return code in NONCE_STATE
     if kind == "token_or_passkey":
         return code in TOKEN_STATE or code in PASSKEY_STATE
     if kind == "credential_id":

@@ -59,11 +59,16 @@ import Testing
         return codes
     }
 
-    /// What latchd's API listener serves: the API and the web routes on one router, as `LatchApplication` builds it.
+    /// What latchd's API listener serves: the API and the web routes on one router, as `LatchApplication` builds it,
+    /// with Sign in with Apple configured (its routes exist only then; the document describes them).
     static var registeredRoutes: Set<Route> {
         get throws {
-            Set(try WebHarness().router.routes.map { Route(method: $0.method.rawValue, path: $0.path) })
+            Set(try harness().router.routes.map { Route(method: $0.method.rawValue, path: $0.path) })
         }
+    }
+
+    static func harness() throws -> WebHarness {
+        try WebHarness(identityProviders: ["apple": .apple(audiences: ["com.example.app"])])
     }
 
     @Test func everyRegisteredRouteIsDocumented() throws {
@@ -82,7 +87,7 @@ import Testing
     }
 
     @Test func theRegisteredRoutesAreTheOnesTheRouterAnswers() throws {
-        let web = try WebHarness()
+        let web = try Self.harness()
         for route in try Self.registeredRoutes {
             let response = web.send(HTTPMethod(rawValue: route.method), route.path)
             #expect(response.status != .notFound && response.status != .methodNotAllowed, "\(route)")
@@ -97,6 +102,7 @@ import Testing
             .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken, .emailTaken, .emailUnchanged, .sessionNotFound,
             .reauthenticationRequired(maxAge: 600), .invalidMFATicket, .invalidMFACode, .mfaRequired, .mfaNotEnabled,
             .factorNotFound, .invalidPasskeyChallenge, .passkeyRejected, .passkeyNotFound, .lastSignInMethod,
+            .invalidNonce, .invalidIDToken, .providerEmailUnverified, .providerUnavailable, .identityNotFound,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,
@@ -207,6 +213,39 @@ import Testing
         let noNUL = try NSRegularExpression(pattern: Self.schemaKeyword("Password", "pattern"))
         #expect(try Self.schemaKeyword("NewPassword", "pattern") == noNUL.pattern)
         #expect(Self.matches(noNUL, "any 🔑 thing\n") && !Self.matches(noNUL, "nul\u{0}inside"))
+    }
+
+    /// `key: value` of the property `property` of the component schema `name` (indented 8, its keys 10).
+    static func propertyKeyword(_ name: String, _ property: String, _ keyword: String) throws -> String {
+        let lines = try document().split(separator: "\n", omittingEmptySubsequences: false)
+        let schema = try #require(lines.firstIndex(of: "    \(name):"[...]), "no schema \(name)")
+        let start = try #require(lines[schema...].firstIndex(of: "        \(property):"[...]), "no \(name).\(property)")
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("          ") else { break }
+            guard line.hasPrefix("          \(keyword): ") else { continue }
+            return String(line.dropFirst("          \(keyword): ".count))
+        }
+        throw DocumentError.missing("\(name).\(property).\(keyword)")
+    }
+
+    /// The provider sign-in's limits are the server's: characters as `maxLength` counts them, and the byte limits
+    /// of the id_token and the authorization code under ASCII-only patterns, where bytes are characters.
+    @Test func theProviderSignInSchemaIsTheServersLimits() throws {
+        #expect(try Self.propertyKeyword("AppleSignIn", "id_token", "maxLength") == String(FieldLimits.idTokenBytes))
+        #expect(try Self.propertyKeyword("AppleSignIn", "nonce_id", "maxLength") == String(FieldLimits.nonceCharacters))
+        #expect(try Self.propertyKeyword("AppleSignIn", "nonce", "maxLength") == String(FieldLimits.nonceCharacters))
+        #expect(try Self.propertyKeyword("AppleSignIn", "authorization_code", "maxLength")
+            == String(FieldLimits.authorizationCodeBytes))
+        #expect(try Self.schemaKeyword("PersonName", "maxLength") == String(FieldLimits.personNameCharacters))
+        for property in ["id_token", "authorization_code"] {
+            var pattern = try Self.propertyKeyword("AppleSignIn", property, "pattern")
+            pattern = String(pattern.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            let regex = try NSRegularExpression(pattern: pattern)
+            let texts = ["a.b.c", "é.b.c", "a.b.\u{0}", "ab", "~!", "a b", "🔑"]
+            for text in texts where Self.matches(regex, text) {
+                #expect(text.utf8.count == text.unicodeScalars.count && !text.utf8.contains(0), "\(property) \(text)")
+            }
+        }
     }
 
     @Test func theDocumentDeclaresVersionAndBearerScheme() throws {

@@ -22,16 +22,20 @@ final class WebHarness: Sendable {
     let router: Router
     let reported = Locked<[String]>([])
 
+    /// `identityProviders` adds their sign-in routes (`/v1/signin/<name>`), which exist only for configured ones.
     init(productName: String = "Acme", wellKnown: WellKnownConfiguration = WellKnownConfiguration(),
-         linkBase: String = WebHarness.linkBase, additionalHosts: [String] = []) throws {
+         linkBase: String = WebHarness.linkBase, additionalHosts: [String] = [],
+         identityProviders: [String: IdentityProvider] = [:]) throws {
         let ports = AuthPorts(store: store, hasher: FakeHasher(), tokenGenerator: generator,
                               accessTokens: FakeAccessTokenSigner(), codes: codes, clock: clock,
                               composer: RecordingComposer(), secondFactors: FakeSecondFactorSecrets(),
                               passkeys: FakePasskeyVerifier())
         let links = DeepLinkConfiguration(appScheme: "myapp", linkBase: URL(string: linkBase)!,
                                           additionalHosts: additionalHosts)
+        var configuration = AuthConfiguration(deepLinks: links)
+        configuration.identityProviders = identityProviders
         auth = try AuthService(
-            configuration: AuthConfiguration(deepLinks: links), ports: ports,
+            configuration: configuration, ports: ports,
             passwordPolicy: PasswordPolicy(commonPasswords: CommonPasswords(["password1234"])))
         let reported = self.reported
         let api = LatchAPI(auth: auth, hashingPool: pool, isReady: { true })
