@@ -1104,6 +1104,8 @@ enum ErrorText {
             "This is your only way to sign in. Set a password or add a passkey first."
         case .invalidNonce: "That took too long. Sign in with Apple again."
         case .invalidIDToken: "Apple's sign-in could not be checked. Try again, or sign in another way."
+        case .providerEmailUnverified:
+            "Apple has not confirmed this Apple ID's email address. Sign in another way."
         case .providerUnavailable:
             "Sign in with Apple is unavailable right now. Try again later, or sign in another way."
         case .identityNotFound: "That Apple ID was unlinked already."

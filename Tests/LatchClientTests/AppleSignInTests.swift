@@ -174,6 +174,7 @@ import Testing
         for (status, code, retryAfter, expected) in [
             (401, "invalid_id_token", nil, LatchError.invalidIDToken),
             (400, "invalid_nonce", nil, .invalidNonce),
+            (403, "provider_email_unverified", nil, .providerEmailUnverified),
             (503, "provider_unavailable", 30, .providerUnavailable(retryAfter: 30)),
             (403, "user_disabled", nil, .userDisabled),
             (429, "rate_limited", 7, .rateLimited(retryAfter: 7)),

@@ -45,6 +45,7 @@ import Testing
         (409, "last_sign_in_method", nil, nil, .lastSignInMethod),
         (400, "invalid_nonce", nil, nil, .invalidNonce),
         (401, "invalid_id_token", nil, nil, .invalidIDToken),
+        (403, "provider_email_unverified", nil, nil, .providerEmailUnverified),
         (503, "provider_unavailable", nil, 30, .providerUnavailable(retryAfter: 30)),
         (503, "provider_unavailable", nil, nil, .providerUnavailable(retryAfter: nil)),
         (404, "identity_not_found", nil, nil, .identityNotFound),

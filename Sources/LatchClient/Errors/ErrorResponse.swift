@@ -54,6 +54,7 @@ enum ErrorResponse {
         case "last_sign_in_method": .lastSignInMethod
         case "invalid_nonce": .invalidNonce
         case "invalid_id_token": .invalidIDToken
+        case "provider_email_unverified": .providerEmailUnverified
         case "provider_unavailable": .providerUnavailable(retryAfter: retryAfter)
         case "identity_not_found": .identityNotFound
         case "rate_limited": .rateLimited(retryAfter: retryAfter)

@@ -95,6 +95,9 @@ public enum LatchError: Error, Hashable, Sendable {
     /// signature, another app's audience, expired, or its `nonce` claim is not the hash of the nonce sent. Start
     /// again with a new nonce, or offer the other ways to sign in.
     case invalidIDToken
+    /// `provider_email_unverified` (403): Apple has not verified the address of an Apple ID the server does not know,
+    /// so it neither links it to an account nor makes one. Offer the other ways to sign in.
+    case providerEmailUnverified
     /// `provider_unavailable` (503): the server could not fetch Apple's keys to check the token; try again later,
     /// after `retryAfter` seconds if given, with a new nonce (`appleSignInNonce()`) and a new Apple sign-in: the
     /// client cannot tell whether this one's nonce was spent.
@@ -177,6 +180,7 @@ public enum LatchError: Error, Hashable, Sendable {
         case .lastSignInMethod: "last_sign_in_method"
         case .invalidNonce: "invalid_nonce"
         case .invalidIDToken: "invalid_id_token"
+        case .providerEmailUnverified: "provider_email_unverified"
         case .providerUnavailable: "provider_unavailable"
         case .identityNotFound: "identity_not_found"
         case .noPendingEmailSignIn: "no_pending_email_sign_in"
