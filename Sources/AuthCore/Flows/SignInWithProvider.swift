@@ -101,32 +101,43 @@ extension AuthService {
         let tokens = makeSessionTokens(now: now)
         let sessionID = SessionID()
         let deviceToken = ports.tokenGenerator.makeToken()
-        let outcome = try ports.store.transaction { store -> (UserRecord, SecondFactorChallenge?) in
-            let (user, identity) = try resolveAccount(for: token, provider: provider, request: request, now: now,
-                                                      ip: ip, in: store)
-            if user.isDisabled { throw AuthError.userDisabled }
-            try queueTokenExchange(request.authorizationCode, identity: identity, provider: provider, now: now,
-                                   in: store)
-            if user.hasSecondFactor {
-                try store.record(event(.providerSignInSucceeded, user: user.id, ip: ip, detail: [
-                    "provider": provider.name, "identity_id": identity.id.description, "mfa_required": "true",
-                ]))
-                return (user, try challenge(for: user, firstFactor: .federated, deviceTokenHash: nil, ip: ip,
-                                            userAgent: userAgent, in: store))
+        // A first sign-in racing another (the same Apple ID twice, or a sign-up of the address) loses the insert of
+        // the account: the transaction rolls back, and the one more try finds the winner's account or identity.
+        var result: (UserRecord, SecondFactorChallenge?)?
+        for attempt in 1...2 where result == nil {
+            do {
+                result = try ports.store.transaction { store -> (UserRecord, SecondFactorChallenge?) in
+                    let (user, identity) = try resolveAccount(for: token, provider: provider, request: request,
+                                                              now: now, ip: ip, in: store)
+                    if user.isDisabled { throw AuthError.userDisabled }
+                    try queueTokenExchange(request.authorizationCode, identity: identity, provider: provider,
+                                           now: now, in: store)
+                    if user.hasSecondFactor {
+                        try store.record(event(.providerSignInSucceeded, user: user.id, ip: ip, detail: [
+                            "provider": provider.name, "identity_id": identity.id.description,
+                            "mfa_required": "true",
+                        ]))
+                        return (user, try challenge(for: user, firstFactor: .federated, deviceTokenHash: nil, ip: ip,
+                                                    userAgent: userAgent, in: store))
+                    }
+                    try store.openSecondFactorSession(
+                        NewSession(id: sessionID, userID: user.id, createdAt: now,
+                                   credentials: tokens.credentials(ip: ip, userAgent: userAgent),
+                                   passwordVersion: user.passwordVersion),
+                        assurance: .aal1, methods: [.federated],
+                        device: DeviceTrust(tokenHash: ports.tokenGenerator.digest(deviceToken),
+                                            expiresAt: now.addingTimeInterval(configuration.deviceTrustTTL)))
+                    try store.record(event(.providerSignInSucceeded, user: user.id, ip: ip, detail: [
+                        "provider": provider.name, "identity_id": identity.id.description,
+                        "session_id": sessionID.description,
+                    ]))
+                    return (user, nil)
+                }
+            } catch is LostLinkingRace where attempt == 1 {
+                continue
             }
-            try store.openSecondFactorSession(
-                NewSession(id: sessionID, userID: user.id, createdAt: now,
-                           credentials: tokens.credentials(ip: ip, userAgent: userAgent),
-                           passwordVersion: user.passwordVersion),
-                assurance: .aal1, methods: [.federated],
-                device: DeviceTrust(tokenHash: ports.tokenGenerator.digest(deviceToken),
-                                    expiresAt: now.addingTimeInterval(configuration.deviceTrustTTL)))
-            try store.record(event(.providerSignInSucceeded, user: user.id, ip: ip, detail: [
-                "provider": provider.name, "identity_id": identity.id.description,
-                "session_id": sessionID.description,
-            ]))
-            return (user, nil)
         }
+        guard let outcome = result else { throw AuthError.invalidIDToken }
         switch outcome {
         case (_, let challenge?): return .secondFactorRequired(challenge)
         case (let user, nil):
@@ -137,7 +148,8 @@ extension AuthService {
 
     /// The takeover rules: the identity's own user; else the account of a verified address, linked (and
     /// confirmed, its sign-up password dropped); else a new confirmed account. Never links on an unverified
-    /// address. A racing sign-in of the same identity or address makes the transaction fail, not a second account.
+    /// address. A racing sign-in of the same identity or address fails the transaction (`LostLinkingRace`), never
+    /// makes a second account or link.
     private func resolveAccount(
         for token: VerifiedIdentityToken, provider: IdentityProvider, request: ProviderSignInRequest, now: Date,
         ip: String?, in store: any AuthStore
@@ -160,9 +172,7 @@ extension AuthService {
         }
         if var user = try store.findUser(email: email) {
             let linked = identity(user.id)
-            guard try store.addIdentity(linked, givenName: nil, familyName: nil) else {
-                throw AuthError.invalidIDToken
-            }
+            guard try store.addIdentity(linked, givenName: nil, familyName: nil) else { throw LostLinkingRace() }
             let confirmed = try store.confirmDroppingPassword(userID: user.id, at: now)
             if confirmed, let reread = try store.findUser(id: user.id) { user = reread }
             try store.enqueue(mail: notice(MailRequest(kind: .identityLinked, recipient: user.email,
@@ -172,12 +182,17 @@ extension AuthService {
             ]))
             return (user, linked)
         }
-        let user = try store.createConfirmedUser(NewUser(id: UserID(), email: email,
+        let user: UserRecord
+        do {
+            user = try store.createConfirmedUser(NewUser(id: UserID(), email: email,
                                                          passwordHash: UserRecord.unsetPasswordHash, createdAt: now))
+        } catch UserStoreError.emailTaken {
+            throw LostLinkingRace()
+        }
         let created = identity(user.id)
         guard try store.addIdentity(created, givenName: Self.nameText(request.givenName),
                                     familyName: Self.nameText(request.familyName))
-        else { throw AuthError.invalidIDToken }
+        else { throw LostLinkingRace() }
         try store.record(event(.providerSignUp, user: user.id, ip: ip, detail: [
             "provider": provider.name, "identity_id": created.id.description,
             "private_email": String(token.isPrivateEmail),
@@ -205,6 +220,9 @@ extension AuthService {
         return trimmed
     }
 }
+
+/// Another request made the account or the link this one was making; the sign-in tries once more and finds it.
+private struct LostLinkingRace: Error {}
 
 extension IdentityProvider {
     /// The provider's name as people know it, for mails ("Apple").

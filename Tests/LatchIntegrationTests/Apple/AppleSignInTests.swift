@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import Synchronization
 import TestKit
 import Testing
 
@@ -203,6 +204,31 @@ import Testing
         #expect(try eventually {
             try restarted.count("SELECT count(*)::int8 FROM provider_jobs WHERE state = 'done' AND sealed_token IS NULL") == 1
         }, "the job is done and forgets the token")
+    }
+
+    /// Two first sign-ins of one Apple ID at once (a double tap): one account, one identity, both signed in.
+    @Test func racingFirstSignInsMakeOneAccount() throws {
+        let issuer = try FakeAppleIssuer()
+        defer { issuer.stop() }
+        let app = try TestApp.appleApp(issuer)
+        defer { app.stop() }
+        for round in 0..<5 {
+            let sub = "race-\(round)-\(UUID().uuidString)"
+            let requests = try (0..<2).map { _ in
+                let nonce = try app.appleNonce()
+                return (nonce, try issuer.mint(claims: ["sub": sub, "email": "race\(round)@example.test",
+                                                        "nonce": nonce.hashed]))
+            }
+            let statuses = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let (nonce, token) = requests[index]
+                let status = (try? app.signInWithApple(idToken: token, nonce: nonce).status) ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+            #expect(statuses.withLock { $0 } == [200, 200], "round \(round)")
+        }
+        #expect(try app.count("SELECT count(*)::int8 FROM users") == 5)
+        #expect(try app.count("SELECT count(*)::int8 FROM identities") == 5)
     }
 
     @Test func theFlowIsOffWithoutClientIDs() throws {
