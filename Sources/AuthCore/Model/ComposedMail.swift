@@ -11,12 +11,15 @@ public struct ComposedMail: Sendable, Hashable {
     /// The account the mail belongs to (its own address, or the account a notice is about), so deleting an account
     /// takes along its own mail and never another account's; nil for mail of no account.
     public var userID: UserID?
+    /// The BCP 47 tag of the language the mail is written in (`Content-Language`, `<html lang>`).
+    public var language: String
 
     public init(
         kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?,
-        userID: UserID? = nil
+        userID: UserID? = nil, language: String = "en"
     ) {
         self.userID = userID
+        self.language = language
         self.kind = kind
         self.recipient = recipient
         self.subject = subject

@@ -18,12 +18,16 @@ public struct MailRequest: Sendable, Hashable {
     public var codeLifetime: TimeInterval?
     /// The name the user gave what a notice is about (a passkey).
     public var itemName: String?
+    /// The language to write the mail in: one of the composer's `locales` (the recipient's `users.locale`, or the
+    /// request's negotiated language for an address without an account); nil: the default locale.
+    public var locale: String?
 
     public init(
         kind: MailKind, recipient: String, deepLink: URL? = nil, linkLifetime: TimeInterval? = nil, code: String? = nil,
         otherAddress: String? = nil, requestedBy: String? = nil, codeLifetime: TimeInterval? = nil,
-        itemName: String? = nil
+        itemName: String? = nil, locale: String? = nil
     ) {
+        self.locale = locale
         self.itemName = itemName
         self.requestedBy = requestedBy
         self.codeLifetime = codeLifetime
