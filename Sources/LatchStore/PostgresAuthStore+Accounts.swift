@@ -74,9 +74,11 @@ extension PostgresAuthStore {
             ), deleted AS (
                 DELETE FROM users WHERE id = (SELECT id FROM owner) RETURNING id
             ), mail AS (
-                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, forget_recipient, user_id)
+                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, forget_recipient, user_id,
+                                    content_language)
                 SELECT \(notice.kind.rawValue)::text, \(notice.recipient)::text, \(notice.subject)::text,
-                       \(notice.text)::text, \(notice.html)::text, NULL, true, \(notice.userID?.rawValue)::uuid
+                       \(notice.text)::text, \(notice.html)::text, NULL, true, \(notice.userID?.rawValue)::uuid,
+                       \(notice.language)::text
                 FROM deleted
                 RETURNING id
             ), woken AS (

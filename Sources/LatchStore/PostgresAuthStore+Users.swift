@@ -11,7 +11,7 @@ extension PostgresAuthStore {
         // Read with the row: sign-in and privileged changes ask it of every user they load (the index on
         // mfa_factors.user_id makes it one probe).
         return columns + ", EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = \(alias ?? "users").id"
-            + " AND f.activated_at IS NOT NULL) AS has_second_factor"
+            + " AND f.activated_at IS NOT NULL) AS has_second_factor, \(prefix)locale"
     }
 
     /// The CTEs `mail` (queues `mail` once for every row of the CTE `source`, e.g. only if a token was inserted)
@@ -22,9 +22,10 @@ extension PostgresAuthStore {
         return """
         \(unescaped: name) AS (
             INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at,
-                                user_id)
+                                user_id, content_language)
             SELECT \(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
-                   \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at), \(mail.userID?.rawValue)::uuid
+                   \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at), \(mail.userID?.rawValue)::uuid,
+                   \(mail.language)::text
             FROM \(unescaped: source)
             RETURNING id
         ), \(unescaped: woken) AS (
@@ -38,9 +39,9 @@ extension PostgresAuthStore {
     public func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord {
         let statement: PostgresQuery = """
             WITH created AS (
-                INSERT INTO users (id, email, email_key, password_hash, created_at, updated_at)
+                INSERT INTO users (id, email, email_key, password_hash, created_at, updated_at, locale)
                 VALUES (\(user.id.rawValue), \(user.email.value)::text, \(user.email.key)::text,
-                        \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt))
+                        \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt), \(user.locale)::text)
                 RETURNING \(unescaped: Self.userColumnList())
             ), token AS (
                 INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version,
@@ -72,6 +73,13 @@ extension PostgresAuthStore {
         try database.query("""
             SELECT \(unescaped: Self.userColumnList()) FROM users WHERE id = \(id.rawValue)
             """, retry: .onConnectionLoss).first.map { try StoreRows.user($0) }
+    }
+
+    public func setLocale(userID: UserID, locale: String, at: Date) throws -> UserRecord? {
+        try database.query("""
+            UPDATE users SET locale = \(locale)::text, updated_at = \(at) WHERE id = \(userID.rawValue)
+            RETURNING \(unescaped: Self.userColumnList())
+            """).first.map { try StoreRows.user($0) }
     }
 
     /// Only an unconfirmed row is touched, so the first confirmation time (and updated_at) stay.

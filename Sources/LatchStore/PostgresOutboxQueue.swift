@@ -29,7 +29,7 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
             )
-            RETURNING id, kind, recipient, subject, text_body, html_body, deep_link, attempts, created_at
+            RETURNING id, kind, recipient, subject, text_body, html_body, deep_link, attempts, created_at, content_language
             """)
         let items = try rows.map { row in
             OutboxItem(
@@ -40,7 +40,9 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                     subject: try row.decode(String.self, column: 3),
                     text: try row.decode(String.self, column: 4),
                     html: try row.decode(String.self, column: 5),
-                    deepLink: try StoreRows.url(row, column: 6)),
+                    deepLink: try StoreRows.url(row, column: 6),
+                    // Mail queued before languages were recorded was written in English.
+                    language: try row.decode(String?.self, column: 9) ?? "en"),
                 attempts: try row.decode(Int.self, column: 7),
                 createdAt: try row.decode(Date.self, column: 8)
             )

@@ -7,7 +7,7 @@ import PostgresClient
 enum StoreRows {
     /// `id, email, password_hash, email_confirmed_at, disabled_at, created_at, updated_at, password_version` of
     /// `users` and whether the user has an active second factor (`PostgresAuthStore.userColumnList`).
-    static let userColumns = 9
+    static let userColumns = 10
 
     static func user(_ row: PostgresRow, at offset: Int = 0) throws -> UserRecord {
         UserRecord(
@@ -19,7 +19,8 @@ enum StoreRows {
             createdAt: try row.decode(Date.self, column: offset + 5),
             updatedAt: try row.decode(Date.self, column: offset + 6),
             passwordVersion: try row.decode(Int.self, column: offset + 7),
-            hasSecondFactor: try row.decode(Bool.self, column: offset + 8)
+            hasSecondFactor: try row.decode(Bool.self, column: offset + 8),
+            locale: try row.decode(String?.self, column: offset + 9)
         )
     }
 

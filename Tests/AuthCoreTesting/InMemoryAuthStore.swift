@@ -164,7 +164,15 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         }
         state.users[user.id] = UserRecord(
             id: user.id, email: user.email.value, passwordHash: user.passwordHash, emailConfirmedAt: confirmedAt,
-            createdAt: user.createdAt, updatedAt: user.createdAt)
+            createdAt: user.createdAt, updatedAt: user.createdAt, locale: user.locale)
+    }
+
+    public func setLocale(userID: UserID, locale: String, at: Date) throws -> UserRecord? {
+        try locked { state in
+            state.users[userID]?.locale = locale
+            state.users[userID]?.updatedAt = at
+            return state.users[userID]
+        }
     }
 
     public func findUser(email: EmailAddress) throws -> UserRecord? {

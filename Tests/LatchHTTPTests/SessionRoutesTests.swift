@@ -29,7 +29,7 @@ import Testing
         #expect(response.status == .ok)
         let user = try response.jsonObject()
         #expect(user["email"] as? String == "ada@example.com")
-        #expect(Set(user.keys) == ["id", "email", "confirmed_at", "created_at"])
+        #expect(Set(user.keys) == ["id", "email", "confirmed_at", "created_at", "locale"])
     }
 
     @Test func expiredAccessTokenIsSessionExpired() throws {

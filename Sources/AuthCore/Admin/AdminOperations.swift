@@ -110,7 +110,7 @@ public struct AdminOperations: Sendable {
             if send {
                 let mail = service.notice(MailRequest(
                     kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
-                    deepLink: universal, linkLifetime: lifetime), of: user.id)
+                    deepLink: universal, linkLifetime: lifetime), of: user)
                 try store.issueToken(NewToken(
                     hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
             } else {
@@ -203,7 +203,7 @@ public struct AdminOperations: Sendable {
     public func deleteUser(email: String) throws -> UserRecord {
         let user = try user(email: email)
         let deletion = AccountDeletion(
-            userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user.email, of: user.id))
+            userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user))
         try ports.store.transaction { store in
             let revocations = try store.scheduleProviderRevocations(userID: user.id, now: ports.clock.now())
             guard try store.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
@@ -315,7 +315,7 @@ public struct AdminOperations: Sendable {
     /// - Throws: `Failure.unknownUser`.
     public func resetSecondFactor(email: String) throws -> SecondFactorReset {
         let user = try user(email: email)
-        let notice = service.makeNotice(.secondFactorRemoved, to: user.email, of: user.id)
+        let notice = service.makeNotice(.secondFactorRemoved, to: user)
         let now = ports.clock.now()
         return try ports.store.transaction { store in
             let removed = try store.removeAllFactors(userID: user.id)

@@ -23,17 +23,17 @@ extension AuthService {
 
         let now = ports.clock.now()
         let notice = notice(MailRequest(kind: .emailChangeRequested, recipient: user.email, otherAddress: newEmail.value),
-                            of: user.id)
+                            of: user)
         let owner = try ports.store.findUser(email: newEmail)
         let link: NewToken?
         var notices = [notice]
         if let owner {
             // Told at the address as that account has it, not as typed.
             link = nil
-            notices.append(makeNotice(.emailAlreadyRegistered, to: owner.email, of: owner.id))
+            notices.append(makeNotice(.emailAlreadyRegistered, to: owner))
         } else {
             // The mail names the asking account (masked), so the mailbox's owner knows whose request it confirms.
-            var token = makeMailedToken(for: user.id, email: newEmail.value, purpose: .emailChange, now: now,
+            var token = makeMailedToken(for: user.id, email: newEmail.value, locale: user.locale, purpose: .emailChange, now: now,
                                         kind: .confirmEmailChange, ttl: configuration.confirmTokenTTL,
                                         otherAddress: EmailMask.mask(user.email))
             token.newEmail = newEmail

@@ -21,7 +21,7 @@ extension AuthService {
         let change = PasswordChange(
             userID: user.id, keepSession: authenticated.session.id, verifiedPasswordHash: user.passwordHash,
             newPasswordHash: try ports.hasher.hash(newPassword), now: ports.clock.now(),
-            notice: makeNotice(.passwordChanged, to: user.email, of: user.id))
+            notice: makeNotice(.passwordChanged, to: user))
         try ports.store.transaction { store in
             guard try store.changePassword(change) else { throw AuthError.invalidCredentials }
             try store.record(event(.passwordChanged, user: user.id, ip: ip,

@@ -33,7 +33,7 @@ extension AuthService {
     /// Forgot password, resolved: an enabled user gets a reset link.
     private func mailResetLink(for request: DeferredMail, to user: UserRecord?, in store: any AuthStore) throws {
         guard let user, !user.isDisabled else { return }
-        let link = makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: ports.clock.now())
+        let link = makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .reset, now: ports.clock.now())
         try store.issueToken(link, audit: audit(.passwordResetRequested, of: request, user: user.id))
     }
 
@@ -46,8 +46,8 @@ extension AuthService {
         guard let user, !user.isConfirmed, !user.isDisabled else { return }
         let now = ports.clock.now()
         let link = user.hasPassword
-            ? makeMailedToken(for: user.id, email: user.email, purpose: .confirm, now: now)
-            : makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
+            ? makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .confirm, now: now)
+            : makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .reset, now: now,
                               kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
         try store.issueToken(link, audit: audit(.confirmationResent, of: request, user: user.id))
     }
@@ -58,7 +58,7 @@ extension AuthService {
     private func mailSignIn(for request: DeferredMail, to user: UserRecord?, in store: any AuthStore) throws {
         guard let user, !user.isDisabled, let binding = request.binding else { return }
         let now = ports.clock.now()
-        var link = makeMailedToken(for: user.id, email: user.email, purpose: .signIn, now: now,
+        var link = makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .signIn, now: now,
                                    requestedBy: UserAgentText.describe(request.userAgent), binding: binding)
         link.quietSince = now.addingTimeInterval(-Self.signInMailInterval)
         try store.issueToken(link, audit: audit(.emailSignInRequested, of: request, user: user.id))

@@ -12,7 +12,7 @@ extension AuthService {
     public func deleteAccount(_ authenticated: AuthenticatedUser, password: String?, ip: String?) throws {
         let user = try requirePresence(authenticated, password: password, ip: ip)
         let deletion = AccountDeletion(userID: user.id, verifiedPasswordHash: user.passwordHash,
-                                       notice: makeNotice(.accountDeleted, to: user.email, of: user.id))
+                                       notice: makeNotice(.accountDeleted, to: user))
         try ports.store.transaction { store in
             // Before the rows go: the identities' provider tokens are revoked by the job, after the commit.
             let revocations = try store.scheduleProviderRevocations(userID: user.id, now: ports.clock.now())

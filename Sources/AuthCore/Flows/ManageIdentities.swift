@@ -21,7 +21,7 @@ extension AuthService {
             if try !hasOtherWayIn(user, in: store) { throw AuthError.lastSignInMethod }
             let provider = identityProvider(named: identity.provider)?.displayName ?? identity.provider
             try store.enqueue(mail: notice(MailRequest(kind: .identityRemoved, recipient: user.email,
-                                                       itemName: provider), of: user.id))
+                                                       itemName: provider), of: user))
             try store.record(event(.identityRemoved, user: user.id, ip: ip, detail: [
                 "provider": identity.provider, "identity_id": id.description,
             ]))

@@ -134,7 +134,7 @@ extension AuthService {
     }
 
     func passkeyNotice(_ kind: MailKind, passkey: PasskeyRecord, to user: UserRecord) -> ComposedMail {
-        notice(MailRequest(kind: kind, recipient: user.email, itemName: passkey.name), of: user.id)
+        notice(MailRequest(kind: kind, recipient: user.email, itemName: passkey.name), of: user)
     }
 
     /// The `AuthenticatorTransport` values WebAuthn L3 defines; anything else a client sends is dropped.

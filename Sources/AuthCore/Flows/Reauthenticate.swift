@@ -152,7 +152,7 @@ extension AuthService {
         let code = ports.codes.makeCode()
         let ttl = configuration.reauthenticationCodeTTL
         let mail = notice(MailRequest(kind: .reauthenticationCode, recipient: user.email, code: code,
-                                      codeLifetime: ttl), of: user.id)
+                                      codeLifetime: ttl), of: user)
         try ports.store.issueReauthenticationCode(
             NewReauthenticationCode(sessionID: session, userID: user.id,
                                     codeDigest: ports.codes.digest(code: code, sessionID: session), createdAt: now,

@@ -79,7 +79,7 @@ extension AuthService {
         }
         let completion = PasswordResetCompletion(
             key: key, userID: user.id, newPasswordHash: try ports.hasher.hash(PasswordPolicy.normalize(rawPassword)),
-            now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user.email, of: user.id)
+            now: ports.clock.now(), mail: makeNotice(.passwordChanged, to: user)
         )
         let redemption = try ports.store.transaction { store -> Redemption<User>? in
             if user.hasSecondFactor, let secondFactor, try !spendSecondFactor(secondFactor, of: user.id, in: store) {

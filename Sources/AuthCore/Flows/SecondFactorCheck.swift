@@ -47,6 +47,6 @@ extension AuthService {
 
     /// The second-factor notice of `kind` to the user's address.
     func secondFactorNotice(_ kind: MailKind, to user: UserRecord) -> ComposedMail {
-        makeNotice(kind, to: user.email, of: user.id)
+        makeNotice(kind, to: user)
     }
 }

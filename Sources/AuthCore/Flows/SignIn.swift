@@ -146,7 +146,7 @@ extension AuthService {
                 detail["device_failures"] = String(own?.count ?? 0)
             }
             if let user, !user.isDisabled, failures.sinceSuccess == configuration.lockout.maxFailuresSinceSuccess {
-                try store.issueToken(makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now))
+                try store.issueToken(makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .reset, now: now))
                 detail["reset_link_sent"] = "true"
             }
             try store.record(event(eventName, user: user?.id, ip: ip, detail: detail))

@@ -176,7 +176,7 @@ extension AuthService {
             let confirmed = try store.confirmDroppingPassword(userID: user.id, at: now)
             if confirmed, let reread = try store.findUser(id: user.id) { user = reread }
             try store.enqueue(mail: notice(MailRequest(kind: .identityLinked, recipient: user.email,
-                                                       itemName: provider.displayName), of: user.id))
+                                                       itemName: provider.displayName), of: user))
             try store.record(event(.identityLinked, user: user.id, ip: ip, detail: [
                 "provider": provider.name, "identity_id": linked.id.description, "confirmed": String(confirmed),
             ]))

@@ -11,23 +11,28 @@ extension AuthService {
     ///   password is unset, its earlier links are superseded, and the mailbox gets a link to choose the password
     ///   (a reset link, `finishSignUp` mail), so no password typed by anyone but the mailbox's owner can survive
     ///   into a confirmed account, whichever order the sign-ups and clicks come in.
+    /// The new account's language is `locale` when given (it must be one there are templates for), else the best
+    /// match of `acceptLanguage`, else the default; the mail to a known address is in its owner's language, or
+    /// the request's when the owner never chose one. The answer is the same in every language.
     /// - Parameters:
     ///   - ip: the client's address, for the per-IP limit and the audit log; `nil` skips the per-IP limit.
-    /// - Throws: `invalidEmail`, `rateLimited`, `weakPassword`.
-    public func signUp(email rawEmail: String, password rawPassword: String, ip: String?, userAgent: String?) throws -> SignUpOutcome {
+    /// - Throws: `invalidEmail`, `unsupportedLocale`, `rateLimited`, `weakPassword`.
+    public func signUp(email rawEmail: String, password rawPassword: String, locale requested: String? = nil,
+                       acceptLanguage: String? = nil, ip: String?, userAgent: String?) throws -> SignUpOutcome {
         let email = try EmailAddress(rawEmail)
+        let locale = try requested.map(supportedLocale) ?? languages.locale(acceptLanguage: acceptLanguage)
         let limits = configuration.rateLimits
         try enforce(flow: "signup", perIP: limits.signUpPerIP, perEmail: limits.signUpPerEmail, ip: ip, email: email)
         try passwordPolicy.check(typed: rawPassword, email: email)
         let passwordHash = try ports.hasher.hash(PasswordPolicy.normalize(rawPassword))
 
         if let existing = try ports.store.findUser(email: email) {
-            try answerExistingAccount(existing, ip: ip)
+            try answerExistingAccount(existing, requestLocale: locale, ip: ip)
             return .confirmationSent
         }
         let now = ports.clock.now()
-        let user = NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now)
-        let token = makeMailedToken(for: user.id, email: email.value, purpose: .confirm, now: now)
+        let user = NewUser(id: UserID(), email: email, passwordHash: passwordHash, createdAt: now, locale: locale)
+        let token = makeMailedToken(for: user.id, email: email.value, locale: locale, purpose: .confirm, now: now)
         do {
             try ports.store.transaction { store in
                 let created = try store.createUser(user, confirmation: token)
@@ -36,7 +41,7 @@ extension AuthService {
         } catch UserStoreError.emailTaken {
             // Lost a race with a concurrent sign-up for the same address: answer as for a known address.
             if let existing = try ports.store.findUser(email: email) {
-                try answerExistingAccount(existing, ip: ip)
+                try answerExistingAccount(existing, requestLocale: locale, ip: ip)
             }
         }
         return .confirmationSent
@@ -45,10 +50,12 @@ extension AuthService {
     /// The enumeration-safe path for a registered address: the mailbox learns of the attempt, the caller learns
     /// nothing. A disabled account gets the plain notice: no link of it could be redeemed.
     /// Costs no more than a new sign-up (no second hash), so the time does not tell the cases apart either.
-    private func answerExistingAccount(_ user: UserRecord, ip: String?) throws {
+    private func answerExistingAccount(_ found: UserRecord, requestLocale: String, ip: String?) throws {
+        var user = found
+        if user.locale == nil { user.locale = requestLocale }
         if !user.isConfirmed, !user.isDisabled {
             let now = ports.clock.now()
-            let link = makeMailedToken(for: user.id, email: user.email, purpose: .reset, now: now,
+            let link = makeMailedToken(for: user.id, email: user.email, locale: user.locale, purpose: .reset, now: now,
                                        kind: .finishSignUp, ttl: configuration.confirmTokenTTL)
             let contested = try ports.store.transaction { store in
                 guard try store.contestSignUp(userID: user.id, link: link) else { return false }
@@ -59,7 +66,7 @@ extension AuthService {
             // Confirmed between the lookup and the write: a confirmed account gets the notice.
         }
         try ports.store.transaction { store in
-            try store.enqueue(mail: makeNotice(.signupAttempt, to: user.email, of: user.id))
+            try store.enqueue(mail: makeNotice(.signupAttempt, to: user))
             try store.record(event(.signUpExistingEmail, user: user.id, ip: ip))
         }
     }

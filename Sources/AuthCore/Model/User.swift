@@ -10,8 +10,11 @@ public struct User: Hashable, Sendable, Codable {
     /// When the email was confirmed; `nil` while unconfirmed.
     public let confirmedAt: Date?
     public let createdAt: Date
+    /// The language of the user's mail and pages; absent for an account that never chose one (the default).
+    public let locale: String?
 
-    public init(id: UserID, email: String, confirmedAt: Date?, createdAt: Date) {
+    public init(id: UserID, email: String, confirmedAt: Date?, createdAt: Date, locale: String? = nil) {
+        self.locale = locale
         self.id = id
         self.email = email
         self.confirmedAt = confirmedAt
@@ -25,5 +28,6 @@ public struct User: Hashable, Sendable, Codable {
         case id, email
         case confirmedAt = "confirmed_at"
         case createdAt = "created_at"
+        case locale
     }
 }

@@ -18,12 +18,15 @@ public struct UserRecord: Hashable, Sendable {
     /// Whether the user has an active second factor (read with the row: every first-factor sign-in and every
     /// privileged change asks).
     public var hasSecondFactor: Bool
+    /// The language of the user's mail and pages (`users.locale`); nil: the default locale.
+    public var locale: String?
 
     public init(
         id: UserID, email: String, passwordHash: String, emailConfirmedAt: Date? = nil,
         disabledAt: Date? = nil, createdAt: Date, updatedAt: Date, passwordVersion: Int = 1,
-        hasSecondFactor: Bool = false
+        hasSecondFactor: Bool = false, locale: String? = nil
     ) {
+        self.locale = locale
         self.id = id
         self.hasSecondFactor = hasSecondFactor
         self.email = email
@@ -50,6 +53,6 @@ public struct UserRecord: Hashable, Sendable {
 
     /// The client-safe view, without the hash.
     public var publicUser: User {
-        User(id: id, email: email, confirmedAt: emailConfirmedAt, createdAt: createdAt)
+        User(id: id, email: email, confirmedAt: emailConfirmedAt, createdAt: createdAt, locale: locale)
     }
 }

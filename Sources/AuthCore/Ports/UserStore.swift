@@ -19,4 +19,8 @@ public protocol UserStore: Sendable {
 
     /// Disables (`at` non-nil) or re-enables (`nil`) the account (for latchctl).
     func setDisabled(userID: UserID, at: Date?) throws
+
+    /// Sets the user's language (`users.locale`).
+    /// - Returns: the user as stored now, nil when there is no such user.
+    func setLocale(userID: UserID, locale: String, at: Date) throws -> UserRecord?
 }

@@ -82,6 +82,8 @@ public enum AuthError: Error, Hashable, Sendable {
     case providerUnavailable
     /// No such identity of this user. Suggested 404.
     case identityNotFound
+    /// The locale is malformed or one there are no templates for. Suggested 422.
+    case unsupportedLocale
 
     /// Stable machine-readable code.
     public var code: String {
@@ -120,6 +122,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .providerEmailUnverified: "provider_email_unverified"
         case .providerUnavailable: "provider_unavailable"
         case .identityNotFound: "identity_not_found"
+        case .unsupportedLocale: "unsupported_locale"
         }
     }
 
@@ -162,6 +165,7 @@ public enum AuthError: Error, Hashable, Sendable {
         case .providerEmailUnverified: "The provider has not verified this account's email address."
         case .providerUnavailable: "The sign-in provider cannot be reached; try again later."
         case .identityNotFound: "There is no such linked sign-in."
+        case .unsupportedLocale: "This language is not available."
         }
     }
 

@@ -119,8 +119,8 @@ public struct AuthService: Sendable {
     /// A one-time token for `purpose` and the mail carrying its universal link, ready for `issueToken`. `kind`
     /// overrides the mail (and `ttl` the lifetime) a token of `purpose` normally gets.
     func makeMailedToken(
-        for user: UserID, email: String, purpose: TokenPurpose, now: Date, kind: MailKind? = nil, ttl: TimeInterval? = nil,
-        otherAddress: String? = nil, requestedBy: String? = nil, binding: Data? = nil
+        for user: UserID, email: String, locale: String? = nil, purpose: TokenPurpose, now: Date, kind: MailKind? = nil,
+        ttl: TimeInterval? = nil, otherAddress: String? = nil, requestedBy: String? = nil, binding: Data? = nil
     ) -> NewToken {
         let raw = ports.tokenGenerator.makeToken()
         let (defaultKind, link, defaultTTL): (MailKind, AppDeepLink, TimeInterval) = switch purpose {
@@ -134,7 +134,7 @@ public struct AuthService: Sendable {
         let code = ports.codes.makeCode()
         var mail = ports.composer.compose(MailRequest(
             kind: kind, recipient: email, deepLink: linkPrinter.universalURL(for: link), linkLifetime: ttl, code: code,
-            otherAddress: otherAddress, requestedBy: requestedBy
+            otherAddress: otherAddress, requestedBy: requestedBy, locale: locale
         ))
         mail.userID = user
         return NewToken(hash: ports.tokenGenerator.digest(raw), userID: user, purpose: purpose,
@@ -173,6 +173,21 @@ public struct AuthService: Sendable {
     func makeNotice(_ kind: MailKind, to email: String, of user: UserID) -> ComposedMail {
         notice(MailRequest(kind: kind, recipient: email), of: user)
     }
+
+    /// A mail without a link to `user`'s address, in the user's language.
+    func makeNotice(_ kind: MailKind, to user: UserRecord) -> ComposedMail {
+        notice(MailRequest(kind: kind, recipient: user.email), of: user)
+    }
+
+    /// `request` composed in the user's language (unless the request names one), belonging to `user`'s account.
+    func notice(_ request: MailRequest, of user: UserRecord) -> ComposedMail {
+        var request = request
+        if request.locale == nil { request.locale = user.locale }
+        return notice(request, of: user.id)
+    }
+
+    /// The languages there are templates for, and how a request's or a user's choice is matched against them.
+    var languages: LanguageNegotiation { LanguageNegotiation(available: ports.composer.locales) }
 
     /// `request` composed, belonging to `user`'s account.
     func notice(_ request: MailRequest, of user: UserID) -> ComposedMail {

@@ -9,7 +9,7 @@ import HTTPServer
 extension AuthError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidEmail, .weakPassword, .emailUnchanged: .unprocessableContent
+        case .invalidEmail, .weakPassword, .emailUnchanged, .unsupportedLocale: .unprocessableContent
         case .invalidCredentials, .invalidSession, .sessionExpired, .refreshTokenReused, .invalidAccessToken,
              .reauthenticationRequired, .invalidMFATicket, .invalidIDToken: .unauthorized
         case .emailNotConfirmed, .userDisabled, .providerEmailUnverified: .forbidden

@@ -9,6 +9,7 @@ struct SessionRoutes: Sendable {
     func register(on router: inout Router) {
         router.post("/v1/signout", handler: signOut)
         router.get("/v1/me", handler: me)
+        router.patch("/v1/me", handler: updateMe)
         router.get("/v1/sessions", handler: sessions)
         router.delete("/v1/sessions/:id", handler: revokeSession)
     }
@@ -24,6 +25,13 @@ struct SessionRoutes: Sendable {
     func me(_ request: HTTPRequest) throws -> HTTPResponse {
         let authenticated = try context.bearer.authenticate(request)
         return APIJSON.response(authenticated.user)
+    }
+
+    /// 200 the user, in the language it chose (`{"locale"}`).
+    func updateMe(_ request: HTTPRequest) throws -> HTTPResponse {
+        let authenticated = try context.bearer.authenticate(request)
+        let body = try LocaleBody.decode(from: request)
+        return APIJSON.response(try context.auth.setLocale(authenticated, locale: body.locale))
     }
 
     /// 200 `{"sessions":[…]}`, newest first; the caller's has `"current":true`.

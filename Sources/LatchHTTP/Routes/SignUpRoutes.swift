@@ -12,9 +12,10 @@ struct SignUpRoutes: Sendable {
     }
 
     func signUp(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try EmailPasswordBody.decode(from: request)
+        let body = try SignUpBody.decode(from: request)
         let client = context.clients.resolve(request)
-        _ = try context.auth.signUp(email: body.email, password: body.password, ip: client.ip,
+        _ = try context.auth.signUp(email: body.email, password: body.password, locale: body.locale,
+                                    acceptLanguage: request.headers["Accept-Language"], ip: client.ip,
                                     userAgent: client.userAgent)
         return APIJSON.response(StatusBody.confirmationSent, status: .accepted)
     }
