@@ -187,7 +187,15 @@ public struct AuthService: Sendable {
     }
 
     /// The languages there are templates for, and how a request's or a user's choice is matched against them.
-    var languages: LanguageNegotiation { LanguageNegotiation(available: ports.composer.locales) }
+    public var languages: LanguageNegotiation { LanguageNegotiation(available: ports.composer.locales) }
+
+    /// The language of the account a link belongs to, for its landing page: nil for a link that is not usable
+    /// now (its page then follows the browser's `Accept-Language`) or an account that never chose one.
+    /// - Throws: store errors only.
+    public func locale(ofToken token: String, purpose: TokenPurpose) throws -> String? {
+        guard case .usable(let user) = try tokenState(token, purpose: purpose) else { return nil }
+        return user.locale
+    }
 
     /// `request` composed, belonging to `user`'s account.
     func notice(_ request: MailRequest, of user: UserID) -> ComposedMail {
