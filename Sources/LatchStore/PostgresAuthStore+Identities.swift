@@ -78,9 +78,11 @@ extension PostgresAuthStore {
     public func createConfirmedUser(_ user: NewUser) throws -> UserRecord {
         do {
             guard let row = try database.query("""
-                INSERT INTO users (id, email, email_key, password_hash, email_confirmed_at, created_at, updated_at)
+                INSERT INTO users (id, email, email_key, password_hash, email_confirmed_at, created_at, updated_at,
+                                   locale)
                 VALUES (\(user.id.rawValue), \(user.email.value)::text, \(user.email.key)::text,
-                        \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt), \(user.createdAt))
+                        \(user.passwordHash)::text, \(user.createdAt), \(user.createdAt), \(user.createdAt),
+                        \(user.locale)::text)
                 ON CONFLICT (email_key) DO NOTHING
                 RETURNING \(unescaped: Self.userColumnList())
                 """).first

@@ -44,7 +44,8 @@ import Testing
         h.providers.answer(.success(answer))
         return try h.service.signInWithProvider(
             "apple", ProviderSignInRequest(idToken: "header.payload.signature", nonceID: nonce.id, nonce: nonce.nonce,
-                                           authorizationCode: code, givenName: " Ann ", familyName: ""),
+                                           authorizationCode: code, givenName: " Ann ", familyName: "",
+                                           acceptLanguage: "de-AT, en;q=0.5"),
             ip: Harness.ip, userAgent: Harness.agent)
     }
 
@@ -56,7 +57,7 @@ import Testing
         let h = Self.harness()
         let session = try #require(try Self.signIn(h).session)
         let user = try #require(h.user("ann@example.com"))
-        #expect(user.isConfirmed && !user.hasPassword)
+        #expect(user.isConfirmed && !user.hasPassword && user.locale == "de")
         #expect(session.user.id == user.id)
         let identities = try h.store.identities(userID: user.id)
         #expect(identities.map(\.subject) == ["001234.apple"])

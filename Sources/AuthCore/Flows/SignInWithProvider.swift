@@ -20,9 +20,12 @@ public struct ProviderSignInRequest: Sendable {
     /// Kept only when the sign-in makes the identity (Apple sends the name on the first sign-in only).
     public var givenName: String?
     public var familyName: String?
+    /// The request's `Accept-Language`: the language of an account the sign-in makes.
+    public var acceptLanguage: String?
 
     public init(idToken: String, nonceID: SignInNonceID, nonce: String, authorizationCode: String? = nil,
-                givenName: String? = nil, familyName: String? = nil) {
+                givenName: String? = nil, familyName: String? = nil, acceptLanguage: String? = nil) {
+        self.acceptLanguage = acceptLanguage
         self.idToken = idToken
         self.nonceID = nonceID
         self.nonce = nonce
@@ -184,8 +187,9 @@ extension AuthService {
         }
         let user: UserRecord
         do {
-            user = try store.createConfirmedUser(NewUser(id: UserID(), email: email,
-                                                         passwordHash: UserRecord.unsetPasswordHash, createdAt: now))
+            user = try store.createConfirmedUser(NewUser(
+                id: UserID(), email: email, passwordHash: UserRecord.unsetPasswordHash, createdAt: now,
+                locale: languages.locale(acceptLanguage: request.acceptLanguage)))
         } catch UserStoreError.emailTaken {
             throw LostLinkingRace()
         }

@@ -32,8 +32,9 @@ struct ProviderSignInRoutes: Sendable {
         let client = context.clients.resolve(request)
         do {
             let body = try ProviderSignInBody.decode(from: request)
-            let outcome = try context.auth.signInWithProvider(provider, try body.request(), ip: client.ip,
-                                                              userAgent: client.userAgent)
+            let outcome = try context.auth.signInWithProvider(
+                provider, try body.request(acceptLanguage: request.headers["Accept-Language"]), ip: client.ip,
+                userAgent: client.userAgent)
             if case .signedIn = outcome { metrics.recordSignIn() }
             return SignInRoutes.response(outcome)
         } catch let error as AuthError {

@@ -48,10 +48,10 @@ struct ProviderSignInBody: APIRequestBody {
     }
 
     /// The request for AuthCore; a nonce id that is no uuid names no nonce (`invalid_nonce`).
-    func request() throws -> ProviderSignInRequest {
+    func request(acceptLanguage: String?) throws -> ProviderSignInRequest {
         guard let uuid = UUID(uuidString: nonceID) else { throw AuthError.invalidNonce }
         return ProviderSignInRequest(idToken: idToken, nonceID: SignInNonceID(uuid), nonce: nonce,
                                      authorizationCode: authorizationCode, givenName: givenName,
-                                     familyName: familyName)
+                                     familyName: familyName, acceptLanguage: acceptLanguage)
     }
 }
