@@ -157,11 +157,26 @@ struct ProfileView: View {
     @State private var passkeyPrompt = PasskeyPrompt()
     /// The Apple IDs that sign in to this account.
     @State private var identities: [LinkedIdentity] = []
+    /// The language the server writes to the user in; nil from a server older than languages.
+    @State private var locale: String?
+
+    /// The languages offered: the ones the server has mail in. Another one is refused (`unsupportedLocale`).
+    static let languages = ["en", "de", "fr"]
 
     var body: some View {
         Form {
             Text(email)
             if let message { Text(message) }
+            if let locale {
+                // The language of the mail and of the pages the links open; at sign-up the server picked it from the
+                // device's languages (LatchClient sends them with every request). Not privileged: no password.
+                Section("Language") {
+                    Picker("Mail and pages in", selection: Binding(get: { locale }, set: { choose($0) })) {
+                        ForEach(Self.languages, id: \.self) { tag in Text(Self.name(of: tag)).tag(tag) }
+                        if !Self.languages.contains(locale) { Text(Self.name(of: locale)).tag(locale) }
+                    }
+                }
+            }
             // A session alone may not make these changes: each takes the current password, or none right after
             // the user confirmed it is them (`ReauthenticationView`, shown when the server asks for it). With
             // two-step verification on, the password is not enough: only a code of the second factor confirms it.
@@ -318,11 +333,28 @@ struct ProfileView: View {
     }
 
     private func reload() async {
-        email = (try? await latch.me().email) ?? ""
+        let user = try? await latch.me()
+        email = user?.email ?? ""
+        locale = user?.locale
         sessions = (try? await latch.sessions()) ?? []
         mfa = try? await latch.mfaStatus()
         passkeys = (try? await latch.passkeys()) ?? []
         identities = (try? await latch.identities()) ?? []
+    }
+
+    /// Sets the user's language at the server; shown at once, and put back by the reload if the server refused it.
+    private func choose(_ tag: String) {
+        guard tag != locale else { return }
+        locale = tag
+        run("Mail will come in \(Self.name(of: tag)) from now on.") { () async throws(LatchError) in
+            _ = try await latch.setLocale(tag)
+        }
+    }
+
+    /// A language's name in that language ("Deutsch", "français"), so a user who cannot read the current one finds
+    /// theirs.
+    static func name(of tag: String) -> String {
+        Locale(identifier: tag).localizedString(forIdentifier: tag) ?? tag
     }
 
     /// Runs a change and says how it went. The closures spell out `throws(LatchError)`: Swift 6 infers `any Error`
@@ -1097,6 +1129,7 @@ enum ErrorText {
         case .emailTaken: "Another account uses that address now; nothing was changed."
         case .emailUnchanged: "That is your address already."
         case .sessionNotFound: "That device is signed out already."
+        case .unsupportedLocale: "There is no mail in that language yet; your language was not changed."
         case .invalidPasskeyChallenge: "That took too long. Try the passkey again."
         case .passkeyRejected: "That passkey does not work here. Sign in another way, or use another passkey."
         case .passkeyNotFound: "That passkey was removed already."

@@ -13,9 +13,14 @@ extension LatchClient {
 
     /// Creates an account and mails a confirmation link (`confirmAuth`). The server answers the same for an
     /// address that has an account already, so this cannot tell who is registered.
-    /// - Throws: `invalidEmail`, `weakPassword`, `rateLimited`, and the service's errors.
-    public func signUp(email: String, password: String) async throws(LatchError) {
-        _ = try await api.send(SignUpRequest(email: Self.typed(email), password: password))
+    ///
+    /// The account's language (its mail, `User.locale`) is `locale` when given (a BCP 47 tag such as `"de"` or
+    /// `"pt-BR"`, at most 35 characters), else the server's pick from the device's languages (`Accept-Language`);
+    /// either way one the server has templates for, its default otherwise. `setLocale(_:)` changes it later.
+    /// - Throws: `invalidEmail`, `weakPassword`, `rateLimited`, `invalidRequest` (a malformed `locale`), and the
+    ///   service's errors.
+    public func signUp(email: String, password: String, locale: String? = nil) async throws(LatchError) {
+        _ = try await api.send(SignUpRequest(email: Self.typed(email), password: password, locale: locale))
     }
 
     /// Mails the confirmation link again, if the address waits for one.
@@ -111,6 +116,17 @@ extension LatchClient {
     /// - Throws: `notSignedIn`, or the refusal that ended the session (which is then reported signed out).
     public func me() async throws(LatchError) -> User {
         let user = try await authorized(MeRequest())
+        try update(user)
+        return user
+    }
+
+    /// Sets the language the server writes to the user in (mail, the links' pages): a BCP 47 tag such as `"fr"`.
+    /// The answer is the user with it, reported on `authStateChanges()` as `signedIn` when it changed.
+    /// - Throws: `unsupportedLocale` (the server has no templates in that language; nothing changed),
+    ///   `invalidRequest` (not a tag), `notSignedIn`.
+    @discardableResult
+    public func setLocale(_ tag: String) async throws(LatchError) -> User {
+        let user = try await authorized(SetLocaleRequest(locale: tag))
         try update(user)
         return user
     }

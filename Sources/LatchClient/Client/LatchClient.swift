@@ -43,16 +43,20 @@ public actor LatchClient {
     ///   - baseURL: the server's origin, with a path prefix if it is served under one (`https://example.com/auth`).
     ///   - store: where the session and the device token persist; `KeychainSessionStore()` in an Apple app.
     ///   - transport: how requests travel; tests pass a fake.
+    ///   - preferredLanguages: the user's languages, most preferred first, sent as every request's
+    ///     `Accept-Language` (at most six, with descending q-values; none: no header). The server picks the language
+    ///     of a new account's mail from it; `signUp(email:password:locale:)` and `setLocale(_:)` name one instead.
     ///   - refreshLeeway: seconds before the access token's expiry at which it is refreshed ahead of a call.
     ///   - now: the clock the expiries are compared with.
     public init(
         baseURL: URL,
         store: any SessionStore = InMemorySessionStore(),
         transport: any HTTPTransport = URLSessionTransport(),
+        preferredLanguages: [String] = Locale.preferredLanguages,
         refreshLeeway: TimeInterval = 60,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        api = APIConnection(baseURL: baseURL, transport: transport)
+        api = APIConnection(baseURL: baseURL, transport: transport, preferredLanguages: preferredLanguages)
         self.store = store
         self.refreshLeeway = refreshLeeway
         self.now = now

@@ -42,6 +42,7 @@ enum ErrorResponse {
         case "email_taken": .emailTaken
         case "email_unchanged": .emailUnchanged
         case "session_not_found": .sessionNotFound
+        case "unsupported_locale": .unsupportedLocale
         case "reauthentication_required": .reauthenticationRequired(maxAge: maxAge, acrValues: acrValues)
         case "invalid_mfa_ticket": .invalidMFATicket
         case "invalid_mfa_code": .invalidMFACode

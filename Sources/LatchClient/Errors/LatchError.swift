@@ -37,6 +37,9 @@ public enum LatchError: Error, Hashable, Sendable {
     case emailUnchanged
     /// `session_not_found`: no such session of this user (ended already, or never theirs).
     case sessionNotFound
+    /// `unsupported_locale`: `setLocale(_:)` named a language the server has no templates for; the user's language
+    /// did not change.
+    case unsupportedLocale
     /// `reauthentication_required`: changing the password or the address, or deleting the account, without the
     /// password needs a re-authentication of this session within the last `maxAge` seconds (from the answer's
     /// `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=…`; nil without one). Ask the
@@ -168,6 +171,7 @@ public enum LatchError: Error, Hashable, Sendable {
         case .emailTaken: "email_taken"
         case .emailUnchanged: "email_unchanged"
         case .sessionNotFound: "session_not_found"
+        case .unsupportedLocale: "unsupported_locale"
         case .reauthenticationRequired: "reauthentication_required"
         case .invalidMFATicket: "invalid_mfa_ticket"
         case .invalidMFACode: "invalid_mfa_code"

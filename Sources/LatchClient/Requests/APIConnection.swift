@@ -5,6 +5,14 @@ import Foundation
 struct APIConnection: Sendable {
     let baseURL: URL
     let transport: any HTTPTransport
+    /// The `Accept-Language` every request carries (`AcceptLanguage`); nil: none.
+    let acceptLanguage: String?
+
+    init(baseURL: URL, transport: any HTTPTransport, preferredLanguages: [String]) {
+        self.baseURL = baseURL
+        self.transport = transport
+        acceptLanguage = AcceptLanguage.value(for: preferredLanguages)
+    }
 
     func send<Request: APIRequest>(_ request: Request, bearer: String? = nil)
         async throws(LatchError) -> Request.Response {
@@ -27,6 +35,7 @@ struct APIConnection: Sendable {
     func httpRequest<Request: APIRequest>(for request: Request, bearer: String?)
         throws(LatchError) -> TransportRequest {
         var headers = ["Accept": "application/json"]
+        if let acceptLanguage { headers["Accept-Language"] = acceptLanguage }
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
         var body: Data?
         if Request.sendsBody {

@@ -22,6 +22,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         /// Answers that replace the model's, by path (e.g. a 429 for /v1/signin).
         var scripted: [String: TransportResponse] = [:]
         var email = "ada@example.com"
+        /// The user's language; nil: the server is older than languages and its user objects have no `locale`.
+        var locale: String? = "en"
         var deviceToken = "device-1"
         /// The access token a re-authentication issued in place of `access-<generation>`; a refresh or a new
         /// session replaces it.
@@ -74,6 +76,8 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     static let userID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-00000000abcd") ?? UUID()
     static let currentSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000001") ?? UUID()
     static let otherSessionID = UUID(uuidString: "6f1c2a4e-0000-4000-8000-000000000002") ?? UUID()
+    /// The languages the server has templates for: `PATCH /v1/me` accepts these only.
+    static let locales: Set = ["en", "de", "fr"]
     /// The password the account-management calls accept.
     static let password = "correct horse battery staple"
     /// What `POST /v1/reauthenticate/email` mails.
@@ -121,7 +125,7 @@ final class FakeLatchServer: HTTPTransport, Sendable {
 
     func user(email: String) -> User {
         User(id: Self.userID, email: email, confirmedAt: Date(timeIntervalSince1970: 1_700_000_000),
-             createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+             createdAt: Date(timeIntervalSince1970: 1_700_000_000), locale: state.withLock { $0.locale })
     }
 
     // MARK: - HTTPTransport
@@ -134,7 +138,10 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         if let scripted { return scripted }
         let fields = (request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]) ?? [:]
         switch (request.method, request.url.path) {
-        case ("POST", "/v1/signup"): return Self.json(202, ["status": "confirmation_sent"])
+        case ("POST", "/v1/signup"):
+            let keys: Set = ["email", "password", "locale"]
+            if let refusal = Self.strict(fields, allowed: keys, required: ["email", "password"]) { return refusal }
+            return Self.json(202, ["status": "confirmation_sent"])
         case ("POST", "/v1/confirm/resend"), ("POST", "/v1/password/forgot"): return TransportResponse(status: 202)
         case ("POST", "/v1/signin"): return firstFactorPassed()
         case ("POST", "/v1/signin/mfa"):
@@ -153,6 +160,19 @@ final class FakeLatchServer: HTTPTransport, Sendable {
             return refresh(fields["refresh_token"] as? String ?? "")
         case ("GET", "/v1/me"):
             return await bearer(request) { self.json(200, self.userObject($0.email)) }
+        case ("PATCH", "/v1/me"):
+            if let refusal = Self.strict(fields, allowed: ["locale"], required: ["locale"]) { return refusal }
+            guard let locale = fields["locale"] as? String, (1...35).contains(locale.count) else {
+                return Self.error(422, "invalid_request")
+            }
+            return await bearer(request) { state in
+                guard Self.locales.contains(locale) else { return Self.error(422, "unsupported_locale") }
+                let email = self.state.withLock { state in
+                    state.locale = locale
+                    return state.email
+                }
+                return self.json(200, self.userObject(email))
+            }
         case ("POST", "/v1/signout"):
             let endsThisSession = fields["scope"] as? String != "others"
             return await bearer(request) { _ in
@@ -370,8 +390,12 @@ final class FakeLatchServer: HTTPTransport, Sendable {
     }
 
     private func userObject(_ email: String) -> [String: Any] {
-        ["id": Self.userID.uuidString.lowercased(), "email": email, "confirmed_at": "2023-11-14T22:13:20Z",
-         "created_at": "2023-11-14T22:13:20Z"]
+        var object: [String: Any] = [
+            "id": Self.userID.uuidString.lowercased(), "email": email, "confirmed_at": "2023-11-14T22:13:20Z",
+            "created_at": "2023-11-14T22:13:20Z",
+        ]
+        if let locale = state.withLock({ $0.locale }) { object["locale"] = locale }
+        return object
     }
 
     func json(_ status: Int, _ object: [String: Any]) -> TransportResponse { Self.json(status, object) }

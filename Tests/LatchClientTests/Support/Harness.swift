@@ -11,13 +11,17 @@ struct Harness {
     let store: InMemorySessionStore
     let client: LatchClient
 
-    /// - Parameter accessLifetime: seconds the stored access token has left by the client's clock.
-    init(signedIn: Bool = true, accessLifetime: TimeInterval = 900, deviceToken: String? = nil) {
+    /// - Parameters:
+    ///   - accessLifetime: seconds the stored access token has left by the client's clock.
+    ///   - preferredLanguages: the device's languages; none by default, so no request carries `Accept-Language`
+    ///     whatever the machine running the tests prefers.
+    init(signedIn: Bool = true, accessLifetime: TimeInterval = 900, deviceToken: String? = nil,
+         preferredLanguages: [String] = []) {
         server = FakeLatchServer(clock: clock)
         store = InMemorySessionStore(
             session: signedIn ? server.session(1, accessLifetime: accessLifetime) : nil, deviceToken: deviceToken)
-        client = LatchClient(baseURL: Self.baseURL, store: store, transport: server, refreshLeeway: 60,
-                             now: clock.function)
+        client = LatchClient(baseURL: Self.baseURL, store: store, transport: server,
+                             preferredLanguages: preferredLanguages, refreshLeeway: 60, now: clock.function)
     }
 
     /// Runs `count` calls of `call` at once; returns each one's result.

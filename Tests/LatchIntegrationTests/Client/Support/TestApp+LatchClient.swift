@@ -19,11 +19,14 @@ extension TestApp {
         }
     }
 
+    /// A client of the in-process latchd; `preferredLanguages` none by default, so the server's choice of language
+    /// does not depend on the machine running the tests.
     func latchClient(
         store: any SessionStore = InMemorySessionStore(), transport: any HTTPTransport = CountingTransport(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        preferredLanguages: [String] = [], now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> LatchClient {
-        LatchClient(baseURL: try baseURL, store: store, transport: transport, now: now)
+        LatchClient(baseURL: try baseURL, store: store, transport: transport, preferredLanguages: preferredLanguages,
+                    now: now)
     }
 
     /// Signs `email` up through `client` and confirms with the token of the mail in the outbox, through the
