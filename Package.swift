@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
-            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient"]
+            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient", "Mailer"]
         ),
 
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).
