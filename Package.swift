@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "IdentityProviders", dependencies: ["CCurl", "COpenSSL", "LatchCrypto", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
-        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"]),
+        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"], resources: [.copy("Templates")]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
-            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient"]
+            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient", "Mailer"]
         ),
 
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).

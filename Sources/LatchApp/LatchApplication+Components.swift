@@ -24,10 +24,12 @@ extension LatchApplication {
 
     /// The auth service on PostgreSQL with the configured Argon2id, tokens and mail templates: what latchd serves
     /// and what latchctl operates with, built in one place so the two can never differ.
-    /// - Parameter accessTokens: the signer to use (latchd passes the one it loaded at start); nil for a new one.
+    /// - Parameters:
+    ///   - accessTokens: the signer to use (latchd passes the one it loaded at start); nil for a new one.
+    ///   - composer: the mail templates (latchd passes the ones it checked at start); nil to load them now.
     public static func makeAuthService(
         configuration: LatchConfiguration, pool: PostgresPool, clock: any WallClock = SystemClock(),
-        accessTokens: (any AccessTokenSigner)? = nil
+        accessTokens: (any AccessTokenSigner)? = nil, composer: MailTemplates? = nil
     ) throws -> AuthService {
         try AuthService(
             configuration: configuration.auth,
@@ -37,11 +39,30 @@ extension LatchApplication {
                 accessTokens: accessTokens ?? makeAccessTokens(configuration: configuration, pool: pool, clock: clock),
                 codes: HMACOneTimeCodes(secret: configuration.serverSecret),
                 clock: clock,
-                composer: MailTemplates(productName: configuration.productName),
+                composer: composer ?? makeMailComposer(configuration: configuration),
                 secondFactors: TOTPSecrets(secret: configuration.serverSecret),
                 passkeys: WebAuthnVerifier(),
                 identityTokens: OpenIDTokenVerifier(clock: clock),
                 providerTokens: try makeProviderTokens(configuration: configuration, clock: clock)))
+    }
+
+    /// The shipped mail templates under the operator's (`LATCH_TEMPLATES_DIR`), every kind rendered once in
+    /// every language: a broken template stops the start (exit 2) naming its file, instead of failing the mail of
+    /// the first user who needs it.
+    public static func makeMailComposer(configuration: LatchConfiguration) throws(ConfigurationError) -> MailTemplates {
+        do {
+            let templates = try MailTemplateSet.load(
+                override: configuration.templatesDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                defaultLocale: configuration.defaultLocale)
+            return MailTemplates(templates: templates, productName: configuration.productName)
+        } catch {
+            switch error {
+            case .file(let path, let problem):
+                throw ConfigurationError(variable: "LATCH_TEMPLATES_DIR", problem: "\(path): \(problem)")
+            case .unknownDefaultLocale:
+                throw ConfigurationError(variable: "LATCH_DEFAULT_LOCALE", problem: error.description)
+            }
+        }
     }
 
     /// Apple's token endpoints with the configured client-secret key, or none (then no provider revokes, and
@@ -117,7 +138,9 @@ extension LatchApplication {
             minimumLeaseLeft: .seconds(settings.lease * 7 / 12),
             pollInterval: .seconds(settings.pollInterval),
             retry: RetryPolicy(
-                maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)))
+                maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)),
+            // Until the outbox stores each mail's language, every mail says the default one.
+            contentLanguage: configuration.defaultLocale)
         if let problem = workerConfiguration.problems.first {
             throw ConfigurationError(variable: "LATCH_OUTBOX_*", problem: problem)
         }

@@ -38,6 +38,7 @@ public final class LatchApplication: Sendable {
         _ = try Self.argon2Parameters(configuration.argon2)
         let sender = try Self.mailSender(configuration)
         let transport = try Self.mailTransport(configuration)
+        let composer = try Self.makeMailComposer(configuration: configuration)
 
         pool = PostgresPool(configuration: .init(url: configuration.databaseURL, maxConnections: configuration.databasePoolSize))
         let applied = try Self.migrate(pool: pool, directory: configuration.migrationsDirectory, log: log)
@@ -50,7 +51,7 @@ public final class LatchApplication: Sendable {
         let accessTokens = Self.makeAccessTokens(configuration: configuration, pool: pool, clock: clock)
         try accessTokens.reload()
         service = try Self.makeAuthService(
-            configuration: configuration, pool: pool, clock: clock, accessTokens: accessTokens)
+            configuration: configuration, pool: pool, clock: clock, accessTokens: accessTokens, composer: composer)
 
         hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096,
                               priority: .background)

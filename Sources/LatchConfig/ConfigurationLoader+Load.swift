@@ -37,6 +37,8 @@ extension ConfigurationLoader {
             mailTransport: try mailTransport(),
             mailFrom: try mailFrom(),
             productName: try productName(),
+            templatesDirectory: raw("LATCH_TEMPLATES_DIR"),
+            defaultLocale: try defaultLocale(),
             appleAppIDs: list("LATCH_APP_IDS"),
             androidPackage: raw("LATCH_ANDROID_PACKAGE"),
             androidCertFingerprints: list("LATCH_ANDROID_CERT_FINGERPRINTS"),
@@ -323,6 +325,18 @@ extension ConfigurationLoader {
             throw ConfigurationError(variable: "LATCH_PRODUCT_NAME", problem: "must be at most 100 characters, no control characters")
         }
         return name
+    }
+
+    /// Only the shape here; whether templates exist in that language is checked when they are loaded.
+    private func defaultLocale() throws(ConfigurationError) -> String {
+        let locale = raw("LATCH_DEFAULT_LOCALE") ?? "en"
+        let subtags = locale.split(separator: "-", omittingEmptySubsequences: false)
+        let isTag = subtags.allSatisfy { !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+            && (subtags.first?.allSatisfy(\.isLetter) ?? false)
+        guard isTag else {
+            throw ConfigurationError(variable: "LATCH_DEFAULT_LOCALE", problem: "must be a language tag such as en, de or pt-BR")
+        }
+        return locale
     }
 
     private func linkBase() throws(ConfigurationError) -> URL {

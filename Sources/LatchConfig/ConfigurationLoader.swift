@@ -28,6 +28,8 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_MAIL_DIR", "development: write mail as .eml files here instead of SMTP", nil),
         ("LATCH_MAIL_FROM", "sender address", "no-reply@localhost"),
         ("LATCH_PRODUCT_NAME", "product name in mails and pages", "Latch"),
+        ("LATCH_TEMPLATES_DIR", "the operator's mail templates, <locale>/<kind>.subject, .txt and .html, each file over the shipped one (latchctl mail kinds)", nil),
+        ("LATCH_DEFAULT_LOCALE", "language of mail to users with none of the template languages", "en"),
         ("LATCH_MFA_ISSUER", "the issuer shown in authenticator apps", "Latch"),
         ("LATCH_LINK_BASE", "https base of the universal links in mails", "http://127.0.0.1:8080"),
         ("LATCH_APP_SCHEME", "the app's custom URL scheme", "myapp"),

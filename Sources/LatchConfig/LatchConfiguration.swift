@@ -74,6 +74,10 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var mailTransport: MailTransportSetting
     public var mailFrom: String
     public var productName: String
+    /// The operator's mail templates (`LATCH_TEMPLATES_DIR`), file by file over the shipped ones; nil: shipped only.
+    public var templatesDirectory: String? = nil
+    /// The language of mail to users without one of the template languages (`LATCH_DEFAULT_LOCALE`).
+    public var defaultLocale: String = "en"
     /// Apple app IDs (`TEAMID.bundle.id`) for apple-app-site-association.
     public var appleAppIDs: [String]
     public var androidPackage: String?

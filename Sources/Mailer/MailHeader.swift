@@ -7,7 +7,7 @@ public struct MailHeader: Sendable, Hashable {
     /// Headers the message sets itself; an extra header may not replace or duplicate them.
     static let reserved: Set<String> = [
         "from", "to", "cc", "bcc", "reply-to", "sender", "subject", "date", "message-id", "mime-version",
-        "content-type", "content-transfer-encoding", "content-disposition", "return-path", "auto-submitted",
+        "content-type", "content-language", "content-transfer-encoding", "content-disposition", "return-path", "auto-submitted",
     ]
 
     /// Throws `MailError.invalidHeader` for names that are not RFC 5322 field names or are reserved.

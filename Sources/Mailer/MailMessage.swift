@@ -16,10 +16,13 @@ public struct MailMessage: Sendable, Hashable {
     public var extraHeaders: [MailHeader]
     /// The link inside the mail, for the dev transport's console line; never sent as a header.
     public var deepLink: URL?
+    /// The BCP 47 tag of the language the bodies are written in, sent as `Content-Language` so mail clients
+    /// offer translation, screen readers pick a voice, and filters see the language without guessing.
+    public var language: String
 
     public init(
         from: MailAddress, to: MailAddress, replyTo: MailAddress? = nil, subject: String, text: String, html: String,
-        messageID: String, date: Date, extraHeaders: [MailHeader] = [], deepLink: URL? = nil
+        messageID: String, date: Date, extraHeaders: [MailHeader] = [], deepLink: URL? = nil, language: String = "en"
     ) {
         self.from = from
         self.to = to
@@ -31,21 +34,23 @@ public struct MailMessage: Sendable, Hashable {
         self.date = date
         self.extraHeaders = extraHeaders
         self.deepLink = deepLink
+        self.language = language
     }
 
     /// Builds the message for one outbox row. `outboxID` is the row's id: the Message-ID is `tokens`' token for it,
     /// so a resend carries the same one, and the id itself never shows. Throws `MailError.invalidAddress` for a
-    /// recipient with control characters or any other unusable address.
+    /// recipient with control characters or any other unusable address. `contentLanguage` replaces
+    /// `composed.language` for a composed mail that does not know its language (nil: the composed one).
     public init(
         composed: ComposedMail, sender: MailSender, outboxID: Int64, tokens: any MessageIDTokens, date: Date,
-        extraHeaders: [MailHeader] = []
+        extraHeaders: [MailHeader] = [], contentLanguage: String? = nil
     ) throws(MailError) {
         let recipient = try MailAddress(composed.recipient, field: "to")
         let id = MessageID.make(token: tokens.token(outboxID: outboxID), domain: sender.messageIDDomain)
         self.init(
             from: sender.from, to: recipient, replyTo: sender.replyTo, subject: composed.subject,
             text: composed.text, html: composed.html, messageID: id, date: date, extraHeaders: extraHeaders,
-            deepLink: composed.deepLink
+            deepLink: composed.deepLink, language: contentLanguage ?? composed.language
         )
     }
 
@@ -62,6 +67,7 @@ public struct MailMessage: Sendable, Hashable {
             ("Subject", HeaderText.encode(subject)),
             ("Message-ID", HeaderText.sanitize(messageID).replacingOccurrences(of: " ", with: "")),
             ("MIME-Version", "1.0"),
+            ("Content-Language", HeaderText.sanitize(language).replacingOccurrences(of: " ", with: "")),
             // Marks the mail as machine-sent (RFC 3834) so auto-responders do not answer it…
             ("Auto-Submitted", "auto-generated"),
             // …and asks Exchange/Outlook not to send out-of-office or read receipts either.

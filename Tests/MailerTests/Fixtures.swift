@@ -10,7 +10,7 @@ enum Fixtures {
     static let link = URL(string: "https://links.example.com/confirmAuth?token=" + String(repeating: "aB3-_", count: 20) + "&x=1")!
 
     static func composed(recipient: String = "ann@example.com", subject: String? = nil) -> ComposedMail {
-        var mail = MailTemplates(productName: "Latch").compose(
+        var mail = try! MailTemplates(productName: "Latch").compose(
             MailRequest(kind: .confirmEmail, recipient: recipient, deepLink: link, linkLifetime: 86_400)
         )
         if let subject { mail.subject = subject }

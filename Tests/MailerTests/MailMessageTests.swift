@@ -16,6 +16,19 @@ import Testing
         #expect(headers.contains("Message-ID: <row-ec@example.com>"))
     }
 
+    /// The composed mail's language, unless the sender says otherwise (the outbox while it stores no language).
+    @Test func contentLanguageIsTheMailsLanguageInTheEML() throws {
+        let templates = try MailTemplates(productName: "Latch")
+        let german = templates.compose(MailRequest(kind: .passwordChanged, recipient: "ann@example.com", locale: "de"))
+        let message = try MailMessage(composed: german, sender: Fixtures.sender, outboxID: 3, tokens: Fixtures.tokens,
+                                      date: Date())
+        #expect(EMLRenderer.render(message).contains("\r\nContent-Language: de\r\n"))
+        let fallback = try MailMessage(composed: german, sender: Fixtures.sender, outboxID: 3, tokens: Fixtures.tokens,
+                                       date: Date(), contentLanguage: "fr")
+        #expect(Fixtures.unfoldedHeaders(fallback.headerLines).contains("Content-Language: fr"))
+        #expect(throws: MailError.self) { try MailHeader(name: "Content-Language", value: "en") }
+    }
+
     @Test(arguments: [
         "ann@example.com\r\nBcc: victim@example.com", "ann@example.com\nBcc: x@y.z", "ann@example.com\r",
         "ann\u{0}@example.com", "ann@exa\tmple.com", "Ann <ann@example.com>", "ann@example.com, eve@example.com",

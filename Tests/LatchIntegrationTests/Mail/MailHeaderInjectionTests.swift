@@ -85,7 +85,7 @@ import Testing
         let sink = try SMTPSink()
         defer { sink.destroy() }
         let email = MailEnvironment.recipient("direct")
-        let templates = MailTemplates(productName: "Acme\r\n\(Self.injected)")
+        let templates = try MailTemplates(productName: "Acme\r\n\(Self.injected)")
         #expect(!templates.productName.contains("\r") && !templates.productName.contains("\n"))
         let link = try #require(URL(string: TestApp.linkBase + "/confirmAuth?token=abc"))
         for kind in MailKind.allCases {

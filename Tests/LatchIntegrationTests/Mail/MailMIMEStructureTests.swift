@@ -15,7 +15,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: files) }
         let email = MailEnvironment.recipient("mime")
         let link = try #require(URL(string: TestApp.linkBase + "/confirmAuth?token=abc"))
-        let composed = MailTemplates(productName: "Latch")
+        let composed = try MailTemplates(productName: "Latch")
             .compose(MailRequest(kind: .confirmEmail, recipient: email, deepLink: link, linkLifetime: 3600))
         let message = try MailMessage(
             composed: composed, sender: MailSender(from: try MailAddress(parsing: "no-reply@latch.example.test")),

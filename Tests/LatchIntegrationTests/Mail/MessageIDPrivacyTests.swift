@@ -23,7 +23,7 @@ import Testing
             #expect(tokens.token(outboxID: id) == again.token(outboxID: id))
         }
         let link = URL(string: TestApp.linkBase + "/resetPassword?token=abc")
-        let composed = MailTemplates(productName: "Latch").compose(
+        let composed = try MailTemplates(productName: "Latch").compose(
             MailRequest(kind: .resetPassword, recipient: "ann@example.test", deepLink: link, linkLifetime: 3600))
         let sender = MailSender(from: try MailAddress(parsing: "no-reply@latch.example.test"))
         // Two attempts an hour apart, each building its message anew, as the worker does.
