@@ -138,9 +138,7 @@ extension LatchApplication {
             minimumLeaseLeft: .seconds(settings.lease * 7 / 12),
             pollInterval: .seconds(settings.pollInterval),
             retry: RetryPolicy(
-                maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)),
-            // Until the outbox stores each mail's language, every mail says the default one.
-            contentLanguage: configuration.defaultLocale)
+                maxAttempts: settings.maxAttempts, base: .seconds(settings.backoffBase), cap: .seconds(settings.backoffCap)))
         if let problem = workerConfiguration.problems.first {
             throw ConfigurationError(variable: "LATCH_OUTBOX_*", problem: problem)
         }

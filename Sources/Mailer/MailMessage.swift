@@ -39,18 +39,17 @@ public struct MailMessage: Sendable, Hashable {
 
     /// Builds the message for one outbox row. `outboxID` is the row's id: the Message-ID is `tokens`' token for it,
     /// so a resend carries the same one, and the id itself never shows. Throws `MailError.invalidAddress` for a
-    /// recipient with control characters or any other unusable address. `contentLanguage` replaces
-    /// `composed.language` for a composed mail that does not know its language (nil: the composed one).
+    /// recipient with control characters or any other unusable address.
     public init(
         composed: ComposedMail, sender: MailSender, outboxID: Int64, tokens: any MessageIDTokens, date: Date,
-        extraHeaders: [MailHeader] = [], contentLanguage: String? = nil
+        extraHeaders: [MailHeader] = []
     ) throws(MailError) {
         let recipient = try MailAddress(composed.recipient, field: "to")
         let id = MessageID.make(token: tokens.token(outboxID: outboxID), domain: sender.messageIDDomain)
         self.init(
             from: sender.from, to: recipient, replyTo: sender.replyTo, subject: composed.subject,
             text: composed.text, html: composed.html, messageID: id, date: date, extraHeaders: extraHeaders,
-            deepLink: composed.deepLink, language: contentLanguage ?? composed.language
+            deepLink: composed.deepLink, language: composed.language
         )
     }
 

@@ -13,8 +13,6 @@ struct OutboxDelivery: Sendable {
     let stopSignal: StopSignal
     let metrics: OutboxMetrics
     let log: OutboxWorker.Logger
-    /// `OutboxWorkerConfiguration.contentLanguage`: replaces the rows' language while the outbox stores none.
-    let contentLanguage: String?
 
     /// Tries a store call this many times in all before leaving the row to its lease.
     static let storeTries = 3
@@ -27,8 +25,7 @@ struct OutboxDelivery: Sendable {
     func deliver(_ item: OutboxItem, leaseUntil: Date) {
         do {
             let message = try MailMessage(
-                composed: item.mail, sender: sender, outboxID: item.id, tokens: messageIDTokens, date: clock.now(),
-                contentLanguage: contentLanguage
+                composed: item.mail, sender: sender, outboxID: item.id, tokens: messageIDTokens, date: clock.now()
             )
             try transport.send(message)
         } catch {

@@ -45,7 +45,7 @@ public final class OutboxWorker: Sendable {
         let delivery = OutboxDelivery(
             queue: queue, transport: transport, sender: sender, messageIDTokens: messageIDTokens, clock: clock,
             retry: configuration.retry, storeErrorPause: configuration.storeErrorPause, stopSignal: stopSignal,
-            metrics: metrics, log: log, contentLanguage: configuration.contentLanguage
+            metrics: metrics, log: log
         )
         loops = (0..<max(configuration.workerCount, 1)).map { [stopSignal] index in
             OutboxWorkerLoop(

@@ -19,15 +19,12 @@ public struct OutboxWorkerConfiguration: Sendable {
     public var storeErrorPause: Duration
     /// When a failed mail is tried again, and when it is given up.
     public var retry: RetryPolicy
-    /// The `Content-Language` of every mail sent, while the outbox does not store each mail's language yet:
-    /// the configured default locale. nil: each row's own (`ComposedMail.language`), once the outbox keeps it.
-    public var contentLanguage: String?
 
     public init(
         workerCount: Int = 2, batchSize: Int = 5, leaseDuration: Duration = .seconds(120),
         minimumLeaseLeft: Duration = .seconds(70), pollInterval: Duration = .seconds(10),
         stopCheckInterval: Duration = .milliseconds(250), storeErrorPause: Duration = .seconds(2),
-        retry: RetryPolicy = RetryPolicy(), contentLanguage: String? = nil
+        retry: RetryPolicy = RetryPolicy()
     ) {
         self.workerCount = workerCount
         self.batchSize = batchSize
@@ -37,7 +34,6 @@ public struct OutboxWorkerConfiguration: Sendable {
         self.stopCheckInterval = stopCheckInterval
         self.storeErrorPause = storeErrorPause
         self.retry = retry
-        self.contentLanguage = contentLanguage
     }
 
     /// What is wrong with this configuration, in words for the start-up error message; empty when usable.
