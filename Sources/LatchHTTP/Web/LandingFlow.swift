@@ -54,7 +54,8 @@ enum LandingFlow: String, Sendable, CaseIterable {
     }
 }
 
-/// What a landing page's form asks for before it posts (every form also carries its credential and CSRF value).
+/// What a landing page's form asks for before it posts (every form also carries its credential and CSRF value); its
+/// button's words are `LandingPageWords.submitLabel`'s.
 enum LandingForm: Sendable {
     /// One button: confirm the address the mail went to.
     case confirmAddress
@@ -62,12 +63,4 @@ enum LandingForm: Sendable {
     case newPassword
     /// One button: move the account to the address the mail went to.
     case changeAddress
-
-    var submitLabel: String {
-        switch self {
-        case .confirmAddress: "Confirm email address"
-        case .newPassword: "Set new password"
-        case .changeAddress: "Change email address"
-        }
-    }
 }

@@ -4,9 +4,9 @@ import HTTPServer
 /// What a landing page shows. Each state has its own wording, its own `data-state` value (for tests and styling)
 /// and an HTTP status in line with `APIErrorMapper`'s (token errors 400/409, limits 429, refusals 403).
 enum LandingPageState: Hashable, Sendable {
-    /// The token is usable: show the button (confirm) or the new-password form (reset). `problem` is the reason a
-    /// submitted password was refused, shown next to the field.
-    case ready(problem: String?)
+    /// The token is usable: show the button (confirm) or the new-password form (reset). `problem` is why a
+    /// submitted form came back, shown next to the field.
+    case ready(problem: LandingProblem?)
     /// Confirmed, or password changed.
     case done
     case expired
@@ -34,9 +34,10 @@ enum LandingPageState: Hashable, Sendable {
     /// The page for an AuthCore refusal: a weak password shows the form again with the reason.
     init(refusal error: AuthError) {
         self = switch error {
-        case .weakPassword(let reason): .ready(problem: reason.message)
+        case .weakPassword(let reason): .ready(problem: .weakPassword(reason))
         // The account has a second factor: the form again, asking for it (the link still works).
-        case .mfaRequired, .invalidMFACode: .ready(problem: error.message)
+        case .mfaRequired: .ready(problem: .secondFactorRequired)
+        case .invalidMFACode: .ready(problem: .secondFactorInvalid)
         case .tokenExpired: .expired
         case .tokenUsed: .used
         case .tokenSuperseded: .superseded
@@ -80,4 +81,17 @@ enum LandingPageState: Hashable, Sendable {
         case .unavailable: "unavailable"
         }
     }
+}
+
+/// Why a submitted form is shown again, next to the field it concerns: a value, not a sentence, so the page says it
+/// in its own language (`LandingPageWords.problem`).
+enum LandingProblem: Hashable, Sendable {
+    case weakPassword(WeakPasswordReason)
+    /// The account has a second factor and none was typed.
+    case secondFactorRequired
+    case secondFactorInvalid
+    /// (reset by code) The typed code did not work.
+    case codeInvalid
+    /// (reset by code) The typed address is no address.
+    case emailInvalid
 }

@@ -6,14 +6,15 @@ import AuthCore
 struct TokenInspector: Sendable {
     let auth: AuthService
 
-    /// `.ready(problem: nil)` or the state that says why the token cannot be used.
+    /// `.ready(problem: nil)` or the state that says why the token cannot be used, and for a usable token its
+    /// account's language (`users.locale`; as `AuthService.locale(ofToken:purpose:)` tells, from the same read).
     /// - Throws: store errors only.
-    func state(of token: String, purpose: TokenPurpose) throws -> LandingPageState {
+    func inspect(_ token: String, purpose: TokenPurpose) throws -> (state: LandingPageState, locale: String?) {
         // Not one of ours: no need to ask the database.
-        guard TokenText.isToken(token) else { return .invalid }
+        guard TokenText.isToken(token) else { return (.invalid, nil) }
         switch try auth.tokenState(token, purpose: purpose) {
-        case .usable: return .ready(problem: nil)
-        case .failed(let error): return LandingPageState(refusal: error)
+        case .usable(let user): return (.ready(problem: nil), user.locale)
+        case .failed(let error): return (LandingPageState(refusal: error), nil)
         }
     }
 }

@@ -46,6 +46,7 @@ public struct WebRoutes: Sendable {
             pages: LandingPageRenderer(productName: productName, printer: DeepLinkPrinter(configuration: deepLinks),
                                        style: LandingPageStyle(sha256: generator.digest)),
             auth: auth,
+            languages: LandingLanguages(mail: auth.languages),
             clients: ClientInfoResolver(trustProxy: trustProxy),
             checks: LandingFormSubmission.Checks(crossSite: CrossSiteGuard(deepLinks: deepLinks),
                                                  cookie: CSRFCookie(secure: secure), generator: generator),

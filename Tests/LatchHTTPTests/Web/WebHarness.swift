@@ -76,9 +76,10 @@ final class WebHarness: Sendable {
     func postForm(
         _ path: String, _ fields: [(String, String)], cookie: String?,
         origin: String? = "null", fetchSite: String? = "same-origin",
-        contentType: String = "application/x-www-form-urlencoded"
+        contentType: String = "application/x-www-form-urlencoded", acceptLanguage: String? = nil
     ) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let acceptLanguage { headers.add(name: "Accept-Language", value: acceptLanguage) }
         if let origin { headers.add(name: "Origin", value: origin) }
         if let fetchSite { headers.add(name: "Sec-Fetch-Site", value: fetchSite) }
         if let cookie { headers.add(name: "Cookie", value: "theme=dark; \(Self.cookieName)=\(cookie)") }
