@@ -49,6 +49,7 @@ import Testing
         (503, "provider_unavailable", nil, 30, .providerUnavailable(retryAfter: 30)),
         (503, "provider_unavailable", nil, nil, .providerUnavailable(retryAfter: nil)),
         (404, "identity_not_found", nil, nil, .identityNotFound),
+        (422, "unsupported_locale", nil, nil, .unsupportedLocale),
         (422, "invalid_request", nil, nil, .invalidRequest(message: "message for invalid_request")),
         (400, "invalid_json", nil, nil, .rejectedRequest(code: "invalid_json")),
         (413, "payload_too_large", nil, nil, .rejectedRequest(code: "payload_too_large")),
