@@ -6,8 +6,10 @@ invalid_token, token_expired, invalid_code, or the landing page's invalid or exp
 names no live challenge or a credential no platform made (400 invalid_passkey_challenge, passkey_rejected), a
 provider sign-in nonce id that names no live nonce (400 invalid_nonce), a
 credential whose id is not the same text as its rawId (422 invalid_request naming credential.id: WebAuthn requires it,
-JSON Schema cannot say it), and a password of the right length that is the address itself or on the shipped list of
-common passwords (422 weak_password). For the
+JSON Schema cannot say it), a password of the right length that is the address itself or on the shipped list of
+common passwords (422 weak_password), and a well-formed language tag that names no locale latchd has mail templates
+for (422 unsupported_locale: which ones exist is the deployment's, so the schema allows any well-formed tag; a tag
+that Lookup matches to en, which latchd always has, must be accepted). For the
 operations that can give them, schemathesis.toml adds 400 or 422 to that check's expected statuses; this check
 takes the exemption back for everything but exactly those codes, so any other refusal of valid data still fails.
 """
@@ -21,11 +23,13 @@ WEAK_PASSWORD = {"password_is_email", "password_too_common"}
 PAGE_STATE = {"invalid", "expired"}
 PASSKEY_STATE = {"invalid_passkey_challenge", "passkey_rejected"}
 NONCE_STATE = {"invalid_nonce"}
+# The locales every latchd has templates for: a tag RFC 4647 Lookup matches to one of them is never refused.
+ALWAYS_AVAILABLE = {"en"}
 CREDENTIAL_ID_MESSAGE = "missing or invalid field: credential.id"
 
 # operationId -> status -> what the answer must say for a refusal of valid data to be one of state.
 STATE_REFUSALS = {
-    "signUp": {422: "weak_password"},
+    "signUp": {422: "weak_password_or_locale"},
     "changePassword": {422: "weak_password"},
     "confirm": {400: "token"},
     "confirmEmailChange": {400: "token"},
@@ -34,6 +38,7 @@ STATE_REFUSALS = {
     "registerPasskey": {400: "passkey", 422: "credential_id"},
     "signInWithPasskey": {400: "passkey", 422: "credential_id"},
     "signInWithApple": {400: "nonce"},
+    "updateMe": {422: "locale"},
     "resetPassword": {400: "token", 422: "weak_password"},
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
@@ -57,7 +62,25 @@ def _message(response):
         return None
 
 
-def _is_state_refusal(kind, response):
+def _finds_available(tag):
+    """Whether RFC 4647 Lookup (as latchd's LanguageNegotiation does it) finds an always-available locale for tag."""
+    subtags = tag.split("-")
+    while subtags:
+        if "-".join(subtags).lower() in ALWAYS_AVAILABLE:
+            return True
+        subtags.pop()
+        if subtags and len(subtags[-1]) == 1:
+            subtags.pop()
+    return False
+
+
+def _is_unavailable_locale(response, case):
+    code, _ = _error(response)
+    locale = case.body.get("locale") if isinstance(case.body, dict) else None
+    return code == "unsupported_locale" and isinstance(locale, str) and not _finds_available(locale)
+
+
+def _is_state_refusal(kind, response, case):
     if kind == "page":
         match = re.search(r'data-state="([a-z_]+)"', response.text)
         return match is not None and match.group(1) in PAGE_STATE
@@ -70,6 +93,10 @@ def _is_state_refusal(kind, response):
         return code in NONCE_STATE
     if kind == "token_or_passkey":
         return code in TOKEN_STATE or code in PASSKEY_STATE
+    if kind == "locale":
+        return _is_unavailable_locale(response, case)
+    if kind == "weak_password_or_locale" and _is_unavailable_locale(response, case):
+        return True
     if kind == "credential_id":
         return code == "invalid_request" and _message(response) == CREDENTIAL_ID_MESSAGE
     return code == "weak_password" and reason in WEAK_PASSWORD
@@ -83,7 +110,7 @@ def valid_data_refused_only_for_state(ctx, response, case):
         return None
     expected = STATE_REFUSALS.get(case.operation.definition.raw.get("operationId"), {})
     kind = expected.get(response.status_code)
-    if kind is None or _is_state_refusal(kind, response):
+    if kind is None or _is_state_refusal(kind, response, case):
         return None
     raise AssertionError(
         f"Valid data refused with {response.status_code} for a reason the schema should state: {response.text[:300]}")

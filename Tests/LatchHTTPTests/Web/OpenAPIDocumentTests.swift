@@ -103,6 +103,7 @@ import Testing
             .reauthenticationRequired(maxAge: 600), .invalidMFATicket, .invalidMFACode, .mfaRequired, .mfaNotEnabled,
             .factorNotFound, .invalidPasskeyChallenge, .passkeyRejected, .passkeyNotFound, .lastSignInMethod,
             .invalidNonce, .invalidIDToken, .providerEmailUnverified, .providerUnavailable, .identityNotFound,
+            .unsupportedLocale,
         ]
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,
@@ -246,6 +247,25 @@ import Testing
                 #expect(text.utf8.count == text.unicodeScalars.count && !text.utf8.contains(0), "\(property) \(text)")
             }
         }
+    }
+
+    /// The `Locale` schema accepts exactly the tags `LanguageNegotiation` reads as well-formed, within the body limit.
+    @Test func theLocaleSchemaIsTheServersRule() throws {
+        let pattern = try NSRegularExpression(pattern: Self.schemaKeyword("Locale", "pattern"))
+        let maxLength = try #require(Int(Self.schemaKeyword("Locale", "maxLength")))
+        #expect(maxLength == FieldLimits.localeCharacters)
+        let texts = ["en", "de-CH", "zh-Hant-x-a", "abcdefgh-12345678", "abcdefghi", "en-123456789", "en-", "-en",
+                     "en--US", "1en", "en_US", "*", "en-*", "", "é", "en-\u{0}", String(repeating: "a-", count: 17) + "a",
+                     String(repeating: "a-", count: 17) + "ab"]
+            + Self.candidates(["a", "Z", "0", "-", "_", "*", " ", "é", "abcd", "1234"], count: 20_000, maxLength: 10, seed: 7)
+        var accepted = 0
+        for text in texts {
+            let server = LanguageNegotiation.isWellFormed(text)
+            let documented = text.unicodeScalars.count <= maxLength && Self.matches(pattern, text)
+            #expect(server == documented, "\(text.debugDescription): server \(server)")
+            if server { accepted += 1 }
+        }
+        #expect(accepted > 400 && texts.count - accepted > 400, "accepted \(accepted) of \(texts.count)")
     }
 
     @Test func theDocumentDeclaresVersionAndBearerScheme() throws {
