@@ -58,7 +58,6 @@ enum ErrorResponse {
         case "provider_email_unverified": .providerEmailUnverified
         case "provider_unavailable": .providerUnavailable(retryAfter: retryAfter)
         case "identity_not_found": .identityNotFound
-        case "unsupported_locale": .unsupportedLocale
         case "rate_limited": .rateLimited(retryAfter: retryAfter)
         case "invalid_session": .invalidSession
         case "session_expired": .sessionExpired

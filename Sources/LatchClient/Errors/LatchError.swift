@@ -107,9 +107,6 @@ public enum LatchError: Error, Hashable, Sendable {
     case providerUnavailable(retryAfter: Int?)
     /// `identity_not_found`: no such linked identity of this user (unlinked already, or never theirs).
     case identityNotFound
-    /// `unsupported_locale` (422): the server has no mail in that language (or the tag is malformed); the account's
-    /// language is unchanged. Offer the languages the app knows the server has, or keep the default.
-    case unsupportedLocale
 
     // MARK: Sessions (each ends the stored session and reports signed out)
 
@@ -190,7 +187,6 @@ public enum LatchError: Error, Hashable, Sendable {
         case .providerEmailUnverified: "provider_email_unverified"
         case .providerUnavailable: "provider_unavailable"
         case .identityNotFound: "identity_not_found"
-        case .unsupportedLocale: "unsupported_locale"
         case .noPendingEmailSignIn: "no_pending_email_sign_in"
         case .notASignInLink: "not_a_sign_in_link"
         case .rateLimited: "rate_limited"
