@@ -83,6 +83,18 @@ import Testing
         }
     }
 
+    @Test func markupInAValueIsEscapedInEveryLanguage() throws {
+        let templates = try MailTemplates(productName: "Latch")
+        for locale in ["en", "de", "fr"] {
+            let mail = templates.compose(MailRequest(
+                kind: .passkeyAdded, recipient: "a@example.com", itemName: "<script>alert(1)</script>\r\nX-Evil: 1",
+                locale: locale))
+            #expect(!mail.html.contains("<script>"), "\(locale)")
+            #expect(mail.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "\(locale)")
+            #expect(!mail.subject.contains("\n") && !mail.text.contains("\nX-Evil"), "\(locale)")
+        }
+    }
+
     // MARK: The operator's directory
 
     @Test func anOverriddenFileChangesThatKindInThatLanguageOnly() throws {
