@@ -55,42 +55,6 @@ public struct AuthenticatorAttestationResponseJSON: Hashable, Sendable, Codable 
     }
 }
 
-/// `RegistrationResponseJSON`: a new passkey, for `LatchClient.registerPasskey(challengeID:credential:name:)`.
-public struct RegistrationResponseJSON: Hashable, Sendable, Codable {
-    /// The new credential's id (`rawId`; `id` is the same bytes as text).
-    public var rawID: Data
-    public var response: AuthenticatorAttestationResponseJSON
-    /// `"platform"` or `"cross-platform"`, when the platform says.
-    public var authenticatorAttachment: String?
-    /// `"public-key"`.
-    public var type: String
-
-    public init(rawID: Data, response: AuthenticatorAttestationResponseJSON, authenticatorAttachment: String? = nil,
-                type: String = "public-key") {
-        self.rawID = rawID
-        self.response = response
-        self.authenticatorAttachment = authenticatorAttachment
-        self.type = type
-    }
-
-    /// `id`: the credential id as unpadded base64url.
-    public var id: String { Base64URL.encode(rawID) }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CredentialCodingKeys.self)
-        rawID = try container.decodeCredentialID()
-        response = try container.decode(AuthenticatorAttestationResponseJSON.self, forKey: .response)
-        authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
-        type = try container.decode(String.self, forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CredentialCodingKeys.self)
-        try container.encodeCredential(rawID: rawID, attachment: authenticatorAttachment, type: type)
-        try container.encode(response, forKey: .response)
-    }
-}
-
 /// `AuthenticatorAssertionResponseJSON`: the authenticator's signature over a sign-in's challenge.
 public struct AuthenticatorAssertionResponseJSON: Hashable, Sendable, Codable {
     /// The client data the platform made (type `webauthn.get`, the challenge, the origin), exactly as signed.
@@ -135,19 +99,18 @@ public struct AuthenticatorAssertionResponseJSON: Hashable, Sendable, Codable {
     }
 }
 
-/// `AuthenticationResponseJSON`: a passkey's assertion, for `LatchClient.signInWithPasskey(challengeID:credential:)`
-/// and `reauthenticate(withPasskey:challengeID:)`.
-public struct AuthenticationResponseJSON: Hashable, Sendable, Codable {
+/// `PublicKeyCredential.toJSON()` of either ceremony: the credential's id and type around the authenticator's
+/// `Response` (WebAuthn L3 `RegistrationResponseJSON` and `AuthenticationResponseJSON` differ only in it).
+public struct PublicKeyCredentialJSON<Response: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
     /// The credential's id (`rawId`; `id` is the same bytes as text).
     public var rawID: Data
-    public var response: AuthenticatorAssertionResponseJSON
+    public var response: Response
     /// `"platform"` or `"cross-platform"`, when the platform says.
     public var authenticatorAttachment: String?
     /// `"public-key"`.
     public var type: String
 
-    public init(rawID: Data, response: AuthenticatorAssertionResponseJSON, authenticatorAttachment: String? = nil,
-                type: String = "public-key") {
+    public init(rawID: Data, response: Response, authenticatorAttachment: String? = nil, type: String = "public-key") {
         self.rawID = rawID
         self.response = response
         self.authenticatorAttachment = authenticatorAttachment
@@ -160,7 +123,7 @@ public struct AuthenticationResponseJSON: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CredentialCodingKeys.self)
         rawID = try container.decodeCredentialID()
-        response = try container.decode(AuthenticatorAssertionResponseJSON.self, forKey: .response)
+        response = try container.decode(Response.self, forKey: .response)
         authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
         type = try container.decode(String.self, forKey: .type)
     }
@@ -171,6 +134,13 @@ public struct AuthenticationResponseJSON: Hashable, Sendable, Codable {
         try container.encode(response, forKey: .response)
     }
 }
+
+/// `RegistrationResponseJSON`: a new passkey, for `LatchClient.registerPasskey(challengeID:credential:name:)`.
+public typealias RegistrationResponseJSON = PublicKeyCredentialJSON<AuthenticatorAttestationResponseJSON>
+
+/// `AuthenticationResponseJSON`: a passkey's assertion, for `LatchClient.signInWithPasskey(challengeID:credential:)`
+/// and `reauthenticate(withPasskey:challengeID:)`.
+public typealias AuthenticationResponseJSON = PublicKeyCredentialJSON<AuthenticatorAssertionResponseJSON>
 
 /// The members both `…ResponseJSON` share.
 enum CredentialCodingKeys: String, CodingKey {
