@@ -6,11 +6,11 @@ extension PostgresAdminStore {
     /// Deletes, in one transaction, rows that ended more than `retention` before `now`: expired, used or
     /// superseded tokens (second-factor tickets, never-activated enrolments and passkey challenges among them),
     /// revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit windows, sign-in failure
-    /// counters, expired trusted devices, and signing keys revoked or replaced (a later,
-    /// unrevoked key took over) before the cutoff: their tokens expired long ago, and the key that signs now is
-    /// never one of them. The audit log is kept. In the same transaction, accounts left unconfirmed for longer than
-    /// `unconfirmedTTL` are deleted (`unconfirmedAccountsPurge`), so no address stays taken by a sign-up nobody
-    /// confirmed.
+    /// counters, expired trusted devices, signing keys revoked or replaced (a later, unrevoked key took over)
+    /// before the cutoff (their tokens expired long ago, and the key that signs now is never one of them), and
+    /// webhook events delivered or given up before it. The audit log is kept. In the same transaction, accounts
+    /// left unconfirmed for longer than `unconfirmedTTL` are deleted (`unconfirmedAccountsPurge`), so no address
+    /// stays taken by a sign-up nobody confirmed.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
     /// - Parameters:
@@ -62,6 +62,16 @@ extension PostgresAdminStore {
                                     AND later.activates_at < \(cutoff))
                     """)
             )
+            // Webhook events whose every delivery ended (delivered or given up) before the cutoff, and events that
+            // had none left (their endpoints were removed); their deliveries go by cascade. A pending one keeps its
+            // event however old: it is still to be sent.
+            result.webhookEvents = try delete("""
+                DELETE FROM webhook_events e
+                WHERE e.created_at < \(cutoff)
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                                  WHERE d.event_id = e.id
+                                    AND COALESCE(d.delivered_at, d.failed_at, 'infinity') >= \(cutoff))
+                """)
             // Last, so the counts above stay rows that ended; the accounts' own rows go with them uncounted.
             result.unconfirmedUsers = try delete(unconfirmedAccounts)
             return result

@@ -17,15 +17,18 @@ public struct PurgeResult: Hashable, Sendable {
     public var trustedDevices: Int
     /// Signing keys revoked, or replaced by a later key, before the cutoff.
     public var signingKeys: Int
+    /// Webhook events whose deliveries all ended before the cutoff, their deliveries with them.
+    public var webhookEvents: Int
     /// Accounts left unconfirmed past the unconfirmed TTL. Each counts once: the links, sessions and mail that went
     /// with it are not counted above.
     public var unconfirmedUsers: Int
 
     public init(
         tokens: Int, sessions: Int, refreshTokens: Int, mail: Int, rateLimitWindows: Int, signInFailures: Int,
-        trustedDevices: Int, signingKeys: Int = 0, unconfirmedUsers: Int = 0
+        trustedDevices: Int, signingKeys: Int = 0, webhookEvents: Int = 0, unconfirmedUsers: Int = 0
     ) {
         self.signingKeys = signingKeys
+        self.webhookEvents = webhookEvents
         self.unconfirmedUsers = unconfirmedUsers
         self.tokens = tokens
         self.sessions = sessions
@@ -39,6 +42,6 @@ public struct PurgeResult: Hashable, Sendable {
     /// Every row counted above, a purged account as one.
     public var total: Int {
         tokens + sessions + refreshTokens + mail + rateLimitWindows + signInFailures + trustedDevices + signingKeys
-            + unconfirmedUsers
+            + webhookEvents + unconfirmedUsers
     }
 }
