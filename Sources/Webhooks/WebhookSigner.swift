@@ -10,14 +10,16 @@ public struct WebhookHeaders: Sendable, Equatable {
     /// `v1,<base64 HMAC>` per secret, space-separated.
     public var signature: String
 
+    public init(id: String, timestamp: Int64, signature: String) {
+        self.id = id
+        self.timestamp = timestamp
+        self.signature = signature
+    }
+
     /// Every header of the POST: the three signature headers and the content type.
     public var fields: [(name: String, value: String)] {
         [("webhook-id", id), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
          ("content-type", "application/json")]
-    }
-
-    public static func == (lhs: WebhookHeaders, rhs: WebhookHeaders) -> Bool {
-        lhs.id == rhs.id && lhs.timestamp == rhs.timestamp && lhs.signature == rhs.signature
     }
 }
 
