@@ -156,8 +156,11 @@ final class WebhookTransfer {
 
     private func perform() -> Result {
         let code = curl_easy_perform(handle)
-        if let refusal = context.refusal { return .refused(refusal) }
-        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && context.truncated) else {
+        let answered = code == CURLE_OK || (code == CURLE_WRITE_ERROR && context.truncated)
+        // A name with a forbidden and an allowed address may still be delivered through the allowed one: then
+        // it was delivered, and reporting the refusal would send it again.
+        if !answered, let refusal = context.refusal { return .refused(refusal) }
+        guard answered else {
             let detail = String(cString: errorBuffer)
             return .transport(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
         }
