@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"], resources: [.copy("Templates")]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // Webhook deliveries: Standard Webhooks signatures, the retry schedule, the address policy, the POST.
+        .target(name: "Webhooks", dependencies: ["CCurl", "LatchCrypto", "AuthCore"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
@@ -96,6 +98,9 @@ let package = Package(
         .testTarget(
             name: "LatchHTTPTests",
             dependencies: ["LatchHTTP", "HTTPServer", "LatchTestSupport", "AuthCoreTesting", "TestKit"]
+        ),
+        .testTarget(
+            name: "WebhooksTests", dependencies: ["Webhooks", "HTTPServer", "AuthCore", "LatchTestSupport", "TestKit"]
         ),
         .testTarget(name: "LatchConfigTests", dependencies: ["LatchConfig", "AuthCore"]),
         .testTarget(

@@ -15,6 +15,9 @@ typedef size_t (*latch_curl_data_callback)(char *buffer, size_t size, size_t cou
 static inline CURLcode latch_curl_setopt_callback(CURL *handle, CURLoption option, latch_curl_data_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+static inline CURLcode latch_curl_setopt_opensocket(CURL *handle, curl_opensocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, value);
+}
 static inline CURLcode latch_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
