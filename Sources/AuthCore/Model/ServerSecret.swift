@@ -60,4 +60,6 @@ public enum SecretPurpose: String, Sendable, CaseIterable {
     case recoveryCodes = "latch/recovery-codes/v1"
     /// AES-256-GCM keys of identity providers' authorization codes and refresh tokens (`provider_jobs`).
     case providerTokenEncryption = "latch/provider-token-encryption/v1"
+    /// Seals webhook endpoints' signing secrets at rest (`webhook_endpoints.secret_sealed`).
+    case webhookSecretEncryption = "latch/webhook-secret-encryption/v1"
 }
