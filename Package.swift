@@ -58,7 +58,9 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
         .executableTarget(
             name: "latchctl",
-            dependencies: ["LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient", "Mailer"]
+            dependencies: [
+                "LatchApp", "LatchConfig", "AuthCore", "LatchStore", "LatchCrypto", "PostgresClient", "Mailer", "Webhooks",
+            ]
         ),
 
         // `make bench`: micro benchmarks of the hot paths and the report of the load run (bench/, scripts/bench).

@@ -97,4 +97,16 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case signingKeyActivated = "signing_key_activated"
     /// An operator revoked a signing key.
     case signingKeyRevoked = "signing_key_revoked"
+    /// An operator added a webhook endpoint (`detail`: endpoint id, URL's host, event types; never the secret).
+    case webhookEndpointAdded = "webhook_endpoint_added"
+    /// An operator stopped deliveries to a webhook endpoint.
+    case webhookEndpointDisabled = "webhook_endpoint_disabled"
+    /// An operator resumed deliveries to a webhook endpoint.
+    case webhookEndpointEnabled = "webhook_endpoint_enabled"
+    /// An operator gave a webhook endpoint a new secret; the old one signs too until `detail.previous_until`.
+    case webhookEndpointSecretRotated = "webhook_endpoint_secret_rotated"
+    /// An operator removed a webhook endpoint and its deliveries.
+    case webhookEndpointRemoved = "webhook_endpoint_removed"
+    /// An operator had an endpoint's events since `detail.since` sent again (`detail.deliveries`: how many).
+    case webhookReplayed = "webhook_replayed"
 }

@@ -6,11 +6,11 @@ enum CommandTree {
         CommandSpec(
             name: "latchctl",
             summary: "Operate Latch: issue links, manage users, sessions, second factors, passkeys and identities, "
-                + "look after the outbox, the mail templates and the database.",
+                + "webhook endpoints, look after the outbox, the mail templates and the database.",
             subcommands: [
                 MigrateCommand.spec, LinkCommand.spec, UsersCommand.spec, SessionsCommand.spec, MfaCommand.spec,
                 PasskeysCommand.spec, IdentitiesCommand.spec, OutboxCommand.spec, AuditCommand.spec, TokensCommand.spec,
-                KeysCommand.spec, SecretCommand.spec, MailCommand.spec,
+                KeysCommand.spec, SecretCommand.spec, MailCommand.spec, WebhooksCommand.spec,
             ],
             discussion: """
                 latchctl connects to PostgreSQL directly (DATABASE_URL or --database-url) and reads the same
