@@ -160,7 +160,7 @@ extension PostgresWebhookStore {
                 failed_at = NULL, last_status = NULL, last_error = NULL
             WHERE webhook_deliveries.delivered_at IS NOT NULL OR webhook_deliveries.failed_at IS NOT NULL
             """).affectedRows
-        if count > 0 { try pool.notify(channel: Self.channel) }
+        if count > 0 { try pool.query("SELECT pg_notify($1, '')", [Self.channel]) }
         return count
     }
 

@@ -65,7 +65,7 @@ extension PostgresWebhookStore {
             UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, updated_at = \(now)
             WHERE id = \(id)
             """).affectedRows == 1
-        if enabled { try pool.notify(channel: Self.channel) }
+        if enabled { try pool.query("SELECT pg_notify($1, '')", [Self.channel]) }
         return enabled
     }
 

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import LatchStore
+import PostgresClient
 import Webhooks
 
 /// `latchctl webhooks add|list|disable|enable|rotate-secret|deliveries|replay|remove`: the endpoints latchd
@@ -81,12 +82,13 @@ enum WebhooksCommand {
         let secret = try WebhookSecret.make()
         let endpointID = UUID()
         let now = context.clock.now()
-        let endpoint = try store(context).addEndpoint(
-            id: endpointID, url: url, description: description, eventTypes: types,
-            secretSealed: try sealer.seal(secret, endpointID: endpointID), at: now)
-        try audit(.webhookEndpointAdded, context, actor: actor, endpoint: endpoint.id, detail: [
+        let sealed = try sealer.seal(secret, endpointID: endpointID)
+        let endpoint = try audited(.webhookEndpointAdded, context, actor: actor, endpoint: endpointID, detail: [
             "host": host, "events": types.isEmpty ? "all" : types.joined(separator: " "),
-        ])
+        ]) { store in
+            try store.addEndpoint(id: endpointID, url: url, description: description, eventTypes: types,
+                                  secretSealed: sealed, at: now)
+        }
         return CommandOutput(
             text: """
                 added webhook endpoint \(endpoint.id.lowercased) for \(Display.text(endpoint.url))
@@ -124,20 +126,20 @@ enum WebhooksCommand {
         guard reason.count <= maxDescriptionLength else {
             throw UsageError("--reason must be at most \(maxDescriptionLength) characters")
         }
-        guard try store(context).disableEndpoint(id: endpointID, reason: reason, at: context.clock.now()) else {
-            throw unknown(endpointID)
+        try audited(.webhookEndpointDisabled, context, actor: actor, endpoint: endpointID, detail: ["reason": reason]) {
+            guard try $0.disableEndpoint(id: endpointID, reason: reason, at: context.clock.now()) else {
+                throw unknown(endpointID)
+            }
         }
-        try audit(.webhookEndpointDisabled, context, actor: actor, endpoint: endpointID, detail: ["reason": reason])
         return try changed(endpointID, context, verb: "disabled")
     }
 
     static func enable(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
         let actor = try context.globals.requiredActor()
         let endpointID = try endpointID(arguments)
-        guard try store(context).enableEndpoint(id: endpointID, at: context.clock.now()) else {
-            throw unknown(endpointID)
+        try audited(.webhookEndpointEnabled, context, actor: actor, endpoint: endpointID) {
+            guard try $0.enableEndpoint(id: endpointID, at: context.clock.now()) else { throw unknown(endpointID) }
         }
-        try audit(.webhookEndpointEnabled, context, actor: actor, endpoint: endpointID)
         return try changed(endpointID, context, verb: "enabled")
     }
 
@@ -148,11 +150,13 @@ enum WebhooksCommand {
         let secret = try WebhookSecret.make()
         let now = context.clock.now()
         let previousUntil = now.addingTimeInterval(previousSecretLifetime)
-        guard try store(context).setSecret(id: endpointID, sealed: try sealer.seal(secret, endpointID: endpointID),
-                                           previousUntil: previousUntil, at: now)
-        else { throw unknown(endpointID) }
-        try audit(.webhookEndpointSecretRotated, context, actor: actor, endpoint: endpointID,
-                  detail: ["previous_until": Display.timestamp(previousUntil)])
+        let sealed = try sealer.seal(secret, endpointID: endpointID)
+        try audited(.webhookEndpointSecretRotated, context, actor: actor, endpoint: endpointID,
+                    detail: ["previous_until": Display.timestamp(previousUntil)]) {
+            guard try $0.setSecret(id: endpointID, sealed: sealed, previousUntil: previousUntil, at: now) else {
+                throw unknown(endpointID)
+            }
+        }
         return CommandOutput(
             text: """
                 new secret for webhook endpoint \(endpointID.lowercased)
@@ -198,12 +202,15 @@ enum WebhooksCommand {
         let now = context.clock.now()
         guard let sinceText = arguments.value("since") else { throw UsageError("missing --since") }
         let since = try instant(sinceText, now: now)
-        let store = try store(context)
-        guard try store.endpoint(id: endpointID) != nil else { throw unknown(endpointID) }
-        let count = try store.replay(endpoint: endpointID, since: since, now: now)
-        try audit(.webhookReplayed, context, actor: actor, endpoint: endpointID, detail: [
-            "since": Display.timestamp(since), "deliveries": String(count),
-        ])
+        guard try store(context).endpoint(id: endpointID) != nil else { throw unknown(endpointID) }
+        // The count is known only after the replay, and goes into its audit row: both in one transaction.
+        let count = try context.pool().inTransaction { database in
+            let count = try PostgresWebhookStore(pool: database).replay(endpoint: endpointID, since: since, now: now)
+            try record(.webhookReplayed, context, actor: actor, endpoint: endpointID, detail: [
+                "since": Display.timestamp(since), "deliveries": String(count),
+            ], in: database)
+            return count
+        }
         return CommandOutput(
             text: "queued \(count) \(count == 1 ? "delivery" : "deliveries") of events since \(Display.timestamp(since)) "
                 + "for webhook endpoint \(endpointID.lowercased)",
@@ -226,9 +233,10 @@ enum WebhooksCommand {
                 throw CommandFailure("not removed: the confirmation did not match")
             }
         }
-        guard try store.removeEndpoint(id: endpointID) else { throw unknown(endpointID) }
-        try audit(.webhookEndpointRemoved, context, actor: actor, endpoint: endpointID,
-                  detail: ["host": (try? checkedHost(endpoint.url)) ?? "-"])
+        try audited(.webhookEndpointRemoved, context, actor: actor, endpoint: endpointID,
+                    detail: ["host": (try? checkedHost(endpoint.url)) ?? "-"]) {
+            guard try $0.removeEndpoint(id: endpointID) else { throw unknown(endpointID) }
+        }
         return CommandOutput(text: "removed webhook endpoint \(endpointID.lowercased) (\(Display.text(endpoint.url)))",
                              json: .object(json(endpoint)))
     }
@@ -294,11 +302,25 @@ enum WebhooksCommand {
 
     /// The operator's audit row, as AdminOperations writes them: no user, the actor and the source; never a secret
     /// and never the URL's path or query (the receiver's own token may be there).
-    private static func audit(
-        _ name: AuditEventName, _ context: CommandContext, actor: String, endpoint: UUID, detail: [String: String] = [:]
+    /// Written in the transaction of the change it records (ARCHITECTURE.md, security rule 9).
+    @discardableResult
+    private static func audited<T>(
+        _ name: AuditEventName, _ context: CommandContext, actor: String, endpoint: UUID, detail: [String: String] = [:],
+        _ change: (PostgresWebhookStore) throws -> T
+    ) throws -> T {
+        try context.pool().inTransaction { database in
+            let result = try change(PostgresWebhookStore(pool: database))
+            try record(name, context, actor: actor, endpoint: endpoint, detail: detail, in: database)
+            return result
+        }
+    }
+
+    private static func record(
+        _ name: AuditEventName, _ context: CommandContext, actor: String, endpoint: UUID, detail: [String: String],
+        in database: any PostgresQueryable
     ) throws {
         let detail = detail.merging(["endpoint_id": endpoint.lowercased, "actor": actor, "source": "latchctl"]) { $1 }
-        try PostgresAuthStore(pool: try context.pool()).record(
+        try PostgresAuthStore(pool: database).record(
             AuditEvent(name: name, at: context.clock.now(), userID: nil, ip: nil, detail: detail))
     }
 
