@@ -56,11 +56,22 @@ extension ConfigurationLoader {
         )
         try checkUnconfirmedTTL(of: configuration)
         var withApple = configuration
+        withApple.webhooks = try webhooks()
         withApple.appleClientSecret = try appleClientSecret()
         if let apple = try appleProvider(revokes: withApple.appleClientSecret != nil) {
             withApple.auth.identityProviders[apple.name] = apple
         }
         return withApple
+    }
+
+    private func webhooks() throws(ConfigurationError) -> LatchConfiguration.Webhooks {
+        let http = try valueOrDefault("LATCH_WEBHOOKS_ALLOW_HTTP").lowercased()
+        guard http.isEmpty || http == "loopback" else {
+            throw ConfigurationError(variable: "LATCH_WEBHOOKS_ALLOW_HTTP", problem: "must be empty or loopback")
+        }
+        return LatchConfiguration.Webhooks(
+            workers: try integer("LATCH_WEBHOOK_WORKERS", range: 0...64), allowsLoopbackHTTP: http == "loopback",
+            allowedNetworks: try valueOrDefault("LATCH_WEBHOOKS_ALLOW_NETWORKS"))
     }
 
     /// A wait shorter than a confirmation link's lifetime would let the purge delete an account whose first link
