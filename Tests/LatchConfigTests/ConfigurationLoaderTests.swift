@@ -136,6 +136,8 @@ import Testing
         ("LATCH_BODY_TIMEOUT", "5s"),
         ("LATCH_UNCONFIRMED_TTL", "0s"),
         ("LATCH_UNCONFIRMED_TTL", "12h"),
+        ("LATCH_WEBHOOKS_ALLOW_HTTP", "yes"),
+        ("LATCH_WEBHOOK_WORKERS", "-1"),
     ])
     func invalidValuesNameTheirVariable(name: String, value: String) {
         #expect(problemVariable([name: value]) == name)

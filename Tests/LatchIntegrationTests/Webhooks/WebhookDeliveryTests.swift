@@ -1,4 +1,6 @@
 import AuthCore
+@testable import LatchApp
+import LatchConfig
 import Foundation
 import LatchStore
 import LatchTestSupport
@@ -126,5 +128,15 @@ import Webhooks
         #expect(receiver.requests.first?.headers["webhook-signature"]?.split(separator: " ").count == 2)
         #expect(try StandardWebhooks.verify(receiver.requests, secret: setup.secret.text) == [nil])
         #expect(try StandardWebhooks.verify(receiver.requests, secret: next.text) == [nil])
+    }
+
+    /// A typo in the networks stops the start naming the variable, instead of allowing nothing or everything.
+    @Test func aMistypedNetworkIsAConfigurationError() throws {
+        #expect(throws: ConfigurationError.self) {
+            try LatchApplication.webhookTargetPolicy(.init(allowedNetworks: "10.0.0.0/8, 192.168.1/24"))
+        }
+        let policy = try LatchApplication.webhookTargetPolicy(.init(allowedNetworks: "10.1.0.0/16"))
+        #expect(policy.addresses.allowed.count == 1 && !policy.allowsLoopbackHTTP)
+        #expect(try LatchApplication.webhookTargetPolicy(.init(allowsLoopbackHTTP: true)).allowsLoopbackHTTP)
     }
 }
