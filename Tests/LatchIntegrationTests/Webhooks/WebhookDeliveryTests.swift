@@ -24,9 +24,12 @@ import Webhooks
         let secret: WebhookSecret
         let sealer: WebhookSecretSealer
 
+        static let environment = ["LATCH_WEBHOOK_WORKERS": "1", "LATCH_OUTBOX_POLL": "0.2",
+                                  "LATCH_WEBHOOKS_ALLOW_HTTP": "loopback"]
+
         init(url: String, types: [String] = [], allowHTTP: Bool = true) throws {
-            var environment = ["LATCH_WEBHOOK_WORKERS": "1", "LATCH_OUTBOX_POLL": "0.2"]
-            if allowHTTP { environment["LATCH_WEBHOOKS_ALLOW_HTTP"] = "loopback" }
+            var environment = Self.environment
+            if !allowHTTP { environment["LATCH_WEBHOOKS_ALLOW_HTTP"] = nil }
             app = try TestApp(environment: environment, webhookSchedule: WebhookDeliveryTests.schedule)
             store = PostgresWebhookStore(pool: app.pool)
             sealer = WebhookSecretSealer(secret: try ServerSecret(base64: TestSecret.base64))
@@ -138,5 +141,37 @@ import Webhooks
         let policy = try LatchApplication.webhookTargetPolicy(.init(allowedNetworks: "10.1.0.0/16"))
         #expect(policy.addresses.allowed.count == 1 && !policy.allowsLoopbackHTTP)
         #expect(try LatchApplication.webhookTargetPolicy(.init(allowsLoopbackHTTP: true)).allowsLoopbackHTTP)
+    }
+
+    /// latchd's stop lets the attempt in flight finish and records it: nothing is posted twice for it.
+    @Test func stopFinishesTheAttemptInFlight() throws {
+        let receiver = try ScriptedReceiver(answers: [200], delay: 1.5)
+        let setup = try Setup(url: receiver.url())
+        let app = setup.app
+        #expect(try app.signUp("stan@example.test", Self.password).status == 202)
+        #expect(eventually(within: .seconds(20)) { receiver.requests.count == 1 })
+        app.application.stop()
+        let delivery = try setup.deliveries().first
+        #expect(delivery?.deliveredAt != nil && delivery?.attempts == 1, "\(String(describing: delivery))")
+        app.pool.close()
+        app.database.drop()
+    }
+
+    /// A retry pending when latchd stops is made by the next daemon on the same database, under the same id.
+    @Test func aRestartedDaemonRetriesUnderTheSameID() throws {
+        let receiver = try ScriptedReceiver(answers: [500, 200])
+        let setup = try Setup(url: receiver.url())
+        #expect(try setup.app.signUp("rex@example.test", Self.password).status == 202)
+        #expect(try eventually(within: .seconds(20)) { try setup.deliveries().first?.attempts == 1 })
+        setup.app.stopKeepingDatabase()
+
+        let restarted = try TestApp(environment: Setup.environment, database: setup.app.database,
+                                    webhookSchedule: Self.schedule)
+        defer { restarted.stop() }
+        #expect(eventually(within: .seconds(20)) { receiver.requests.count == 2 })
+        #expect(Set(receiver.requests.compactMap { $0.headers["webhook-id"] }).count == 1)
+        #expect(try eventually(within: .seconds(10)) {
+            try PostgresWebhookStore(pool: restarted.pool).deliveries(endpoint: setup.endpointID).first?.deliveredAt != nil
+        })
     }
 }

@@ -3,7 +3,8 @@ import HTTPServer
 import TestKit
 
 /// A webhook receiver on loopback that answers the statuses it is given in turn (the last one from then on) and
-/// records every request: headers and the exact body bytes.
+/// records every request: headers and the exact body bytes. With `delay`, each answer comes that long after the
+/// request is recorded (an attempt in flight).
 final class ScriptedReceiver: Sendable {
     struct Received: Sendable {
         var headers: HTTPHeaders
@@ -14,7 +15,7 @@ final class ScriptedReceiver: Sendable {
     let port: Int
     private let server: HTTPServer
 
-    init(answers: [Int]) throws {
+    init(answers: [Int], delay: TimeInterval = 0) throws {
         precondition(!answers.isEmpty)
         var router = Router()
         router.post("/hook") { [received] request in
@@ -22,6 +23,7 @@ final class ScriptedReceiver: Sendable {
                 list.append(Received(headers: request.headers, body: request.body))
                 return list.count
             }
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             return HTTPResponse(status: HTTPStatus(rawValue: answers[min(count, answers.count) - 1]))
         }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadCount: 2),
