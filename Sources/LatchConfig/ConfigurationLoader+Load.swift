@@ -18,6 +18,7 @@ extension ConfigurationLoader {
             lease: try duration("LATCH_OUTBOX_LEASE"),
             deferredMailInterval: try duration("LATCH_DEFERRED_MAIL_INTERVAL")
         )
+        let webhooks = try webhooks()
         let listen = try listenAddress("LATCH_LISTEN")
         let configuration = LatchConfiguration(
             databaseURL: try databaseURL(),
@@ -27,7 +28,8 @@ extension ConfigurationLoader {
             threads: threads,
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
-                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 3, range: 1...1000),
+                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + webhooks.workers + 3,
+                range: 1...1000),
             connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT"),
             requestDeadlines: try requestDeadlines(),
             maxConnections: try integer("LATCH_MAX_CONNECTIONS", range: 1...1_000_000),
@@ -56,7 +58,7 @@ extension ConfigurationLoader {
         )
         try checkUnconfirmedTTL(of: configuration)
         var withApple = configuration
-        withApple.webhooks = try webhooks()
+        withApple.webhooks = webhooks
         withApple.appleClientSecret = try appleClientSecret()
         if let apple = try appleProvider(revokes: withApple.appleClientSecret != nil) {
             withApple.auth.identityProviders[apple.name] = apple

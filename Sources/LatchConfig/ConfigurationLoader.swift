@@ -16,7 +16,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
-        ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox workers + 3"),
+        ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox and webhook workers + 3"),
         ("LATCH_CONNECTION_TIMEOUT", "idle HTTP connection timeout", "30s"),
         ("LATCH_HEADER_TIMEOUT", "time from a request's first byte until its headers must be in", "10s"),
         ("LATCH_BODY_TIMEOUT", "time from a request's first byte until its body must be in", "30s"),
