@@ -127,6 +127,7 @@ public final class LatchApplication: Sendable {
         metricsServer?.stop(timeout: .seconds(2))
         hashPool.shutdown()
         for job in jobs { job.stop(timeout: .seconds(10)) }
+        webhookWorker?.requestStop()
         outboxWorker?.stop(timeout: .seconds(30))
         outboxWakeup?.listener.close()
         webhookWorker?.stop(timeout: .seconds(30))

@@ -51,6 +51,12 @@ final class WebhookWorker: Sendable {
         }
     }
 
+    /// Asks every thread to stop without waiting, so that latchd's stop lets this worker finish its attempt while
+    /// the outbox worker finishes its mail.
+    func requestStop() {
+        stopSignal.stop()
+    }
+
     /// Asks every thread to stop and waits up to `timeout`. A thread finishes the attempt in hand (its post and
     /// its record) and releases the rest of its batch, due at once for another daemon. Safe to call twice.
     @discardableResult
@@ -85,7 +91,11 @@ final class WebhookWorker: Sendable {
                 release(claims[offset...], worker: worker)
                 return
             }
-            guard clock.now() <= latestStart else { return }
+            guard clock.now() <= latestStart else {
+                log("webhook deliveries left to their lease",
+                    ["worker": String(worker), "count": String(claims.count - offset)])
+                return
+            }
             do {
                 try deliverer.deliver(claim)
             } catch {
