@@ -10,7 +10,7 @@ import Mailer
 import PostgresClient
 import Webhooks
 
-/// latchd, assembled: configuration in, a running HTTP server, outbox worker and background jobs out.
+/// latchd, assembled: configuration in, a running HTTP server, outbox and webhook workers and background jobs out.
 ///
 /// Built once at start, in dependency order (pool -> migrations -> store -> service -> routes -> server), so
 /// integration tests run exactly the daemon's wiring in-process. Holds no state of its own: everything that
