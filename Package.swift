@@ -52,7 +52,7 @@ let package = Package(
             name: "LatchApp",
             dependencies: [
                 "LatchConfig", "LatchHTTP", "LatchStore", "LatchCrypto", "WebAuthn", "IdentityProviders", "Mailer",
-                "PostgresClient", "HTTPServer",
+                "PostgresClient", "HTTPServer", "Webhooks",
             ]
         ),
         .executableTarget(name: "latchd", dependencies: ["LatchApp", "LatchConfig"]),
@@ -109,7 +109,7 @@ let package = Package(
             name: "LatchIntegrationTests",
             dependencies: [
                 "LatchApp", "LatchTestSupport", "PostgresClient", "DeepLinkRouting", "Mailer", "AuthCore", "LatchClient",
-                "LatchCrypto", "TestKit",
+                "LatchCrypto", "TestKit", "LatchStore", "Webhooks", "HTTPServer",
             ]
         ),
     ],

@@ -194,12 +194,15 @@ extension LatchApplication {
 
     static func makeAPI(
         service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?,
-        jobs: [PeriodicJob], trustProxy: Bool, log: LogWriter
+        webhooks: WebhookMetrics?, clock: any WallClock, jobs: [PeriodicJob], trustProxy: Bool, log: LogWriter
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
             isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
-            metricsSource: ClosureMetricsSource { metrics(pool: pool, outbox: outbox, jobs: jobs) },
+            metricsSource: ClosureMetricsSource {
+                metrics(pool: pool, outbox: outbox, jobs: jobs)
+                    + webhookMetrics(store: PostgresWebhookStore(pool: pool), counters: webhooks, now: clock.now())
+            },
             trustProxy: trustProxy)
     }
 

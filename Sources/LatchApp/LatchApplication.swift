@@ -8,8 +8,9 @@ import LatchHTTP
 import LatchStore
 import Mailer
 import PostgresClient
+import Webhooks
 
-/// latchd, assembled: configuration in, a running HTTP server, outbox worker and background jobs out.
+/// latchd, assembled: configuration in, a running HTTP server, outbox and webhook workers and background jobs out.
 ///
 /// Built once at start, in dependency order (pool -> migrations -> store -> service -> routes -> server), so
 /// integration tests run exactly the daemon's wiring in-process. Holds no state of its own: everything that
@@ -24,6 +25,9 @@ public final class LatchApplication: Sendable {
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
+    /// Nil when `LATCH_WEBHOOK_WORKERS` is 0; then its wake-up is nil too.
+    private let webhookWorker: WebhookWorker?
+    private let webhookWakeup: PostgresOutboxWakeup?
     /// The resolver of mail asked for by address, and the purge when it is on.
     private let jobs: [PeriodicJob]
     /// Flushed at `stop()`: request lines are buffered (`LogWriter`).
@@ -31,7 +35,15 @@ public final class LatchApplication: Sendable {
 
     /// Validates the settings that need a component, connects, applies pending migrations and builds every
     /// component. Nothing listens until `start()`.
-    public init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock = SystemClock()) throws {
+    public convenience init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock = SystemClock())
+        throws
+    {
+        try self.init(configuration: configuration, log: log, clock: clock, webhookSchedule: .standard)
+    }
+
+    /// - Parameter webhookSchedule: the retry schedule; tests scale the standard one down instead of waiting minutes.
+    init(configuration: LatchConfiguration, log: LogWriter, clock: any WallClock,
+         webhookSchedule: WebhookRetrySchedule) throws {
         self.configuration = configuration
         self.log = log
         // Configuration errors first, before touching the database, so they exit with code 2 straight away.
@@ -39,6 +51,7 @@ public final class LatchApplication: Sendable {
         let sender = try Self.mailSender(configuration)
         let transport = try Self.mailTransport(configuration)
         let composer = try Self.makeMailComposer(configuration: configuration)
+        let webhookPolicy = try Self.webhookTargetPolicy(configuration.webhooks)
 
         pool = PostgresPool(configuration: .init(url: configuration.databaseURL, maxConnections: configuration.databasePoolSize))
         let applied = try Self.migrate(pool: pool, directory: configuration.migrationsDirectory, log: log)
@@ -57,13 +70,16 @@ public final class LatchApplication: Sendable {
                               priority: .background)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
             configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
+        (webhookWorker, webhookWakeup) = try Self.makeWebhookWorker(
+            configuration: configuration, pool: pool, policy: webhookPolicy, schedule: webhookSchedule, clock: clock,
+            log: log)
         jobs = [Self.makeDeferredMailJob(configuration: configuration, service: service, log: log)]
             + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log),
                Self.makeProviderTokenJob(configuration: configuration, service: service, log: log)].compactMap { $0 }
 
         let api = Self.makeAPI(
             service: service, hashPool: hashPool, pool: pool, outbox: outboxWorker?.metrics,
-            jobs: jobs, trustProxy: configuration.trustProxy, log: log)
+            webhooks: webhookWorker?.metrics, clock: clock, jobs: jobs, trustProxy: configuration.trustProxy, log: log)
         var router = Router()
         api.register(on: &router)
         Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, log: log)
@@ -101,16 +117,21 @@ public final class LatchApplication: Sendable {
         }
         for job in jobs { job.start() }
         outboxWorker?.start()
+        webhookWorker?.start()
     }
 
-    /// Stops accepting requests, lets in-flight ones finish, then lets the outbox worker finish the mail in hand.
+    /// Stops accepting requests, lets in-flight ones finish, then lets the outbox worker finish the mail in hand
+    /// and the webhook worker the attempt in hand.
     public func stop() {
         server.stop(timeout: .seconds(10))
         metricsServer?.stop(timeout: .seconds(2))
         hashPool.shutdown()
         for job in jobs { job.stop(timeout: .seconds(10)) }
+        webhookWorker?.requestStop()
         outboxWorker?.stop(timeout: .seconds(30))
         outboxWakeup?.listener.close()
+        webhookWorker?.stop(timeout: .seconds(30))
+        webhookWakeup?.listener.close()
         pool.close()
         log.flush()
     }

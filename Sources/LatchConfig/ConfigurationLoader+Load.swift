@@ -18,6 +18,7 @@ extension ConfigurationLoader {
             lease: try duration("LATCH_OUTBOX_LEASE"),
             deferredMailInterval: try duration("LATCH_DEFERRED_MAIL_INTERVAL")
         )
+        let webhooks = try webhooks()
         let listen = try listenAddress("LATCH_LISTEN")
         let configuration = LatchConfiguration(
             databaseURL: try databaseURL(),
@@ -27,7 +28,8 @@ extension ConfigurationLoader {
             threads: threads,
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
-                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + 3, range: 1...1000),
+                "LATCH_DB_POOL_SIZE", default: threads + hashWorkers + outbox.workers + webhooks.workers + 3,
+                range: 1...1000),
             connectionTimeout: try duration("LATCH_CONNECTION_TIMEOUT"),
             requestDeadlines: try requestDeadlines(),
             maxConnections: try integer("LATCH_MAX_CONNECTIONS", range: 1...1_000_000),
@@ -56,11 +58,22 @@ extension ConfigurationLoader {
         )
         try checkUnconfirmedTTL(of: configuration)
         var withApple = configuration
+        withApple.webhooks = webhooks
         withApple.appleClientSecret = try appleClientSecret()
         if let apple = try appleProvider(revokes: withApple.appleClientSecret != nil) {
             withApple.auth.identityProviders[apple.name] = apple
         }
         return withApple
+    }
+
+    private func webhooks() throws(ConfigurationError) -> LatchConfiguration.Webhooks {
+        let http = try valueOrDefault("LATCH_WEBHOOKS_ALLOW_HTTP").lowercased()
+        guard http.isEmpty || http == "loopback" else {
+            throw ConfigurationError(variable: "LATCH_WEBHOOKS_ALLOW_HTTP", problem: "must be empty or loopback")
+        }
+        return LatchConfiguration.Webhooks(
+            workers: try integer("LATCH_WEBHOOK_WORKERS", range: 0...64), allowsLoopbackHTTP: http == "loopback",
+            allowedNetworks: try valueOrDefault("LATCH_WEBHOOKS_ALLOW_NETWORKS"))
     }
 
     /// A wait shorter than a confirmation link's lifetime would let the purge delete an account whose first link

@@ -49,6 +49,23 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var deferredMailInterval: TimeInterval
     }
 
+    /// Webhook delivery (`LATCH_WEBHOOK*`). The networks stay text here: LatchApp parses them with the address
+    /// policy they feed (`Webhooks`), so a typo is reported there, at start, naming the variable.
+    public struct Webhooks: Sendable, Equatable {
+        /// Delivery threads; 0 turns delivery off (events still queue, for another daemon or later).
+        public var workers: Int = 1
+        /// `LATCH_WEBHOOKS_ALLOW_HTTP=loopback`: http:// to loopback hosts, for development and tests.
+        public var allowsLoopbackHTTP: Bool = false
+        /// `LATCH_WEBHOOKS_ALLOW_NETWORKS` as given: comma-separated CIDRs.
+        public var allowedNetworks: String = ""
+
+        public init(workers: Int = 1, allowsLoopbackHTTP: Bool = false, allowedNetworks: String = "") {
+            self.workers = workers
+            self.allowsLoopbackHTTP = allowsLoopbackHTTP
+            self.allowedNetworks = allowedNetworks
+        }
+    }
+
     public var databaseURL: String
     /// `LATCH_SECRET_KEY`: never in the database; one-time codes and signing keys derive their keys from it.
     public var serverSecret: ServerSecret
@@ -87,6 +104,7 @@ public struct LatchConfiguration: Sendable, Equatable {
     public var auth: AuthConfiguration
     public var argon2: Argon2Setting
     public var outbox: Outbox
+    public var webhooks: Webhooks = Webhooks()
     /// How long expired tokens, ended sessions and sent mail are kept before the purge deletes them.
     public var retention: TimeInterval
     /// How long an account may stay unconfirmed before the purge deletes it, so an address nobody confirmed is

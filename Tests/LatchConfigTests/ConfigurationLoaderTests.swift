@@ -27,7 +27,7 @@ import Testing
         let config = try load()
         #expect(config.listen == .init(host: "127.0.0.1", port: 8080))
         #expect(config.threads == 4 && config.hashWorkers == 2)
-        #expect(config.databasePoolSize == 4 + 2 + 1 + 3)
+        #expect(config.databasePoolSize == 4 + 2 + 1 + 1 + 3, "threads, hash workers, outbox and webhook workers, 3")
         #expect(config.auth.confirmTokenTTL == 86_400 && config.auth.resetTokenTTL == 3600)
         #expect(config.auth.deepLinks.linkBase == URL(string: "http://127.0.0.1:8080"))
         #expect(config.argon2 == .init(memoryKiB: 19_456, iterations: 2, parallelism: 1))
@@ -136,6 +136,8 @@ import Testing
         ("LATCH_BODY_TIMEOUT", "5s"),
         ("LATCH_UNCONFIRMED_TTL", "0s"),
         ("LATCH_UNCONFIRMED_TTL", "12h"),
+        ("LATCH_WEBHOOKS_ALLOW_HTTP", "yes"),
+        ("LATCH_WEBHOOK_WORKERS", "-1"),
     ])
     func invalidValuesNameTheirVariable(name: String, value: String) {
         #expect(problemVariable([name: value]) == name)

@@ -1,11 +1,12 @@
 import AuthCore
 import DeepLinkRouting
 import Foundation
-import LatchApp
+@testable import LatchApp
 import LatchConfig
 import LatchTestSupport
 import PostgresClient
 import TestKit
+import Webhooks
 
 /// latchd's real assembly (`LatchApplication`) running in-process on 127.0.0.1 with an ephemeral port, against a
 /// fresh, migrated database of its own. Mail goes to a temporary directory unless the test gives an SMTP URL.
@@ -25,7 +26,9 @@ final class TestApp: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: extra or overriding variables (e.g. tight rate limits, `LATCH_OUTBOX_WORKERS`).
     ///   - clock: the server's clock (a `ShiftedClock` lets a test move latchd's time: token expiry, key rotation).
-    init(environment: [String: String] = [:], database: TestDatabase? = nil, clock: any WallClock = SystemClock()) throws {
+    ///   - webhookSchedule: the webhook retry schedule; webhook tests scale it down rather than wait minutes.
+    init(environment: [String: String] = [:], database: TestDatabase? = nil, clock: any WallClock = SystemClock(),
+         webhookSchedule: WebhookRetrySchedule = .standard) throws {
         let database = try database ?? TestDatabase.migrated()
         self.database = database
         mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-mail-\(UUID().uuidString)")
@@ -39,6 +42,8 @@ final class TestApp: @unchecked Sendable {
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
             "LATCH_OUTBOX_WORKERS": "0",
+            // Webhook delivery too: only the webhook tests add endpoints, and they turn it on.
+            "LATCH_WEBHOOK_WORKERS": "0",
             // Mail asked for by address (forgot, resend) is resolved on this beat; short, so tests wait little.
             "LATCH_DEFERRED_MAIL_INTERVAL": "0.05",
             // Cheap hashing keeps the suite fast; the parameters' effect is tested in LatchCryptoTests.
@@ -48,7 +53,8 @@ final class TestApp: @unchecked Sendable {
         ]
         variables.merge(environment) { $1 }
         let configuration = try ConfigurationLoader(environment: variables).load()
-        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard), clock: clock)
+        application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard), clock: clock,
+                                           webhookSchedule: webhookSchedule)
         try application.start()
         pool = database.makePool(maxConnections: 4)
         parser = DeepLinkParser(configuration: configuration.auth.deepLinks)
