@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import HTTPServer
 import TestKit
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LatchTestSupport
 import LatchCrypto
 import Testing
 import Webhooks
