@@ -106,8 +106,12 @@ extension LatchApplication {
         }
     }
 
-    static func mailTransport(_ configuration: LatchConfiguration) throws -> any MailTransport {
+    /// SMTP or files, checked before the database is touched; nil for the webhook transport, which needs the
+    /// migrated database (`webhookMailTransport`).
+    static func localMailTransport(_ configuration: LatchConfiguration) throws -> (any MailTransport)? {
         switch configuration.mailTransport {
+        case .webhook:
+            return nil
         case .smtp(let url):
             do {
                 return try SMTPTransport(url: url.absoluteString)
@@ -122,6 +126,29 @@ extension LatchApplication {
                 fflush(nil)
             }
         }
+    }
+
+    /// The transport that hands mail to a webhook endpoint. The endpoint must exist when latchd starts (a typo
+    /// would otherwise fail every mail, silently, until someone reads the outbox); a disabled one is allowed, with
+    /// a warning, since its mail waits and goes once it is enabled.
+    static func webhookMailTransport(_ configuration: LatchConfiguration, pool: PostgresPool, log: LogWriter) throws
+        -> any MailTransport
+    {
+        guard case .webhook(let id) = configuration.mailTransport else {
+            throw ConfigurationError(variable: "LATCH_MAIL_TRANSPORT", problem: "names no webhook endpoint")
+        }
+        let store = PostgresWebhookStore(pool: pool)
+        guard let endpoint = try store.endpoint(id: id) else {
+            throw ConfigurationError(
+                variable: "LATCH_MAIL_TRANSPORT",
+                problem: "names webhook endpoint \(id.uuidString.lowercased()), which does not exist (latchctl webhooks list)")
+        }
+        if endpoint.disabledAt != nil {
+            log.log("warning: the webhook endpoint mail is handed to is disabled; mail waits until it is enabled", [
+                "endpoint_id": .string(id.uuidString.lowercased()),
+            ])
+        }
+        return WebhookMailTransport(store: store, endpoint: id)
     }
 
     static func makeOutboxWorker(

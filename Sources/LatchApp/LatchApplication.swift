@@ -49,7 +49,7 @@ public final class LatchApplication: Sendable {
         // Configuration errors first, before touching the database, so they exit with code 2 straight away.
         _ = try Self.argon2Parameters(configuration.argon2)
         let sender = try Self.mailSender(configuration)
-        let transport = try Self.mailTransport(configuration)
+        let localTransport = try Self.localMailTransport(configuration)
         let composer = try Self.makeMailComposer(configuration: configuration)
         let webhookPolicy = try Self.webhookTargetPolicy(configuration.webhooks)
 
@@ -58,6 +58,7 @@ public final class LatchApplication: Sendable {
         if !applied.isEmpty {
             log.log("migrations applied", ["files": .string(applied.map(\.fileName).joined(separator: ","))])
         }
+        let transport = try localTransport ?? Self.webhookMailTransport(configuration, pool: pool, log: log)
 
         // The keys are read once now: on a new database this makes the first signing key (race-free with other
         // instances starting together), and a wrong LATCH_SECRET_KEY stops the start instead of every sign-in.

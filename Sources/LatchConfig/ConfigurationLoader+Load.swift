@@ -312,16 +312,46 @@ extension ConfigurationLoader {
         return .init(host: String(host), port: port)
     }
 
+    /// `LATCH_MAIL_TRANSPORT` when set (`smtp`, `files` or `webhook:<endpoint id>`), else SMTP when
+    /// `LATCH_SMTP_URL` is set, else files when `LATCH_MAIL_DIR` is. Whether the webhook endpoint exists is
+    /// checked by latchd against the database at start.
     private func mailTransport() throws(ConfigurationError) -> LatchConfiguration.MailTransportSetting {
-        if let text = raw("LATCH_SMTP_URL") {
-            guard let url = URL(string: text), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: "must be smtp://host:port or smtps://host:port")
-            }
-            return .smtp(url)
+        let name = "LATCH_MAIL_TRANSPORT"
+        guard let choice = raw(name) else {
+            if raw("LATCH_SMTP_URL") != nil { return try smtpTransport() }
+            if let directory = raw("LATCH_MAIL_DIR") { return .files(directory: directory) }
+            throw ConfigurationError(
+                variable: "LATCH_SMTP_URL",
+                problem: "is required (or LATCH_MAIL_DIR to write mail to files in development)")
         }
-        if let directory = raw("LATCH_MAIL_DIR") { return .files(directory: directory) }
-        throw ConfigurationError(
-            variable: "LATCH_SMTP_URL", problem: "is required (or LATCH_MAIL_DIR to write mail to files in development)")
+        if choice.hasPrefix("webhook:") {
+            guard let id = UUID(uuidString: String(choice.dropFirst("webhook:".count))) else {
+                throw ConfigurationError(
+                    variable: name, problem: "webhook: must be followed by an endpoint id (latchctl webhooks list)")
+            }
+            return .webhook(endpointID: id)
+        }
+        switch choice {
+        case "smtp":
+            return try smtpTransport()
+        case "files":
+            guard let directory = raw("LATCH_MAIL_DIR") else {
+                throw ConfigurationError(variable: "LATCH_MAIL_DIR", problem: "is required with LATCH_MAIL_TRANSPORT=files")
+            }
+            return .files(directory: directory)
+        default:
+            throw ConfigurationError(variable: name, problem: "must be smtp, files or webhook:<endpoint id>")
+        }
+    }
+
+    private func smtpTransport() throws(ConfigurationError) -> LatchConfiguration.MailTransportSetting {
+        guard let text = raw("LATCH_SMTP_URL") else {
+            throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: "is required with LATCH_MAIL_TRANSPORT=smtp")
+        }
+        guard let url = URL(string: text), ["smtp", "smtps"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: "must be smtp://host:port or smtps://host:port")
+        }
+        return .smtp(url)
     }
 
     private func mailFrom() throws(ConfigurationError) -> String {

@@ -24,6 +24,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_PER_IP_CONNECTIONS", "concurrent HTTP connections per client address (off with LATCH_TRUST_PROXY)", "64"),
         ("LATCH_TRUST_PROXY", "take the client address for rate limits and audit from X-Forwarded-For", "false"),
         ("LATCH_MIGRATIONS_DIR", "directory of NNNN_*.sql migrations", "sql"),
+        ("LATCH_MAIL_TRANSPORT", "`smtp`, `files` or `webhook:<endpoint id>` (default: smtp if LATCH_SMTP_URL is set, else files)", nil),
         ("LATCH_SMTP_URL", "SMTP server (smtp://, smtps://, user:pass@, ?starttls=required)", nil),
         ("LATCH_MAIL_DIR", "development: write mail as .eml files here instead of SMTP", nil),
         ("LATCH_MAIL_FROM", "sender address", "no-reply@localhost"),

@@ -22,6 +22,8 @@ public struct LatchConfiguration: Sendable, Equatable {
         case smtp(URL)
         /// Development: `.eml` files in a directory, and the deep link printed on the console.
         case files(directory: String)
+        /// Each mail handed to the app's backend as a signed `mail.send` event for this webhook endpoint.
+        case webhook(endpointID: UUID)
     }
 
     public struct Argon2Setting: Sendable, Equatable {

@@ -9,10 +9,11 @@ extension PostgresAuthStore {
     public func enqueue(mail: ComposedMail) throws {
         try database.query("""
             WITH mail AS (
-                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, user_id, content_language)
+                INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, user_id, content_language,
+                                    code)
                 VALUES (\(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
                         \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(mail.userID?.rawValue)::uuid,
-                        \(mail.language)::text)
+                        \(mail.language)::text, \(mail.code)::text)
                 RETURNING id
             )
             SELECT pg_notify(\(outboxChannel)::text, '') FROM mail

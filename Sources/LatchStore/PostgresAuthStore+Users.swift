@@ -22,10 +22,10 @@ extension PostgresAuthStore {
         return """
         \(unescaped: name) AS (
             INSERT INTO outbox (kind, recipient, subject, text_body, html_body, deep_link, next_attempt_at, created_at,
-                                user_id, content_language)
+                                user_id, content_language, code)
             SELECT \(mail.kind.rawValue)::text, \(mail.recipient)::text, \(mail.subject)::text, \(mail.text)::text,
                    \(mail.html)::text, \(mail.deepLink?.absoluteString)::text, \(at), \(at), \(mail.userID?.rawValue)::uuid,
-                   \(mail.language)::text
+                   \(mail.language)::text, \(mail.code)::text
             FROM \(unescaped: source)
             RETURNING id
         ), \(unescaped: woken) AS (

@@ -29,7 +29,8 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
             )
-            RETURNING id, kind, recipient, subject, text_body, html_body, deep_link, attempts, created_at, content_language
+            RETURNING id, kind, recipient, subject, text_body, html_body, deep_link, attempts, created_at, content_language,
+                      code, user_id
             """)
         let items = try rows.map { row in
             OutboxItem(
@@ -41,8 +42,10 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                     text: try row.decode(String.self, column: 4),
                     html: try row.decode(String.self, column: 5),
                     deepLink: try StoreRows.url(row, column: 6),
+                    userID: try row.decode(UUID?.self, column: 11).map { UserID($0) },
                     // Mail queued before languages were recorded was written in English.
-                    language: try row.decode(String?.self, column: 9) ?? "en"),
+                    language: try row.decode(String?.self, column: 9) ?? "en",
+                    code: try row.decode(String?.self, column: 10)),
                 attempts: try row.decode(Int.self, column: 7),
                 createdAt: try row.decode(Date.self, column: 8)
             )
@@ -56,7 +59,8 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
     public func markSent(id: Int64, at: Date) throws {
         try pool.query("""
             UPDATE outbox SET sent_at = COALESCE(sent_at, \(at)), subject = NULL, text_body = NULL, html_body = NULL,
-                              deep_link = NULL, recipient = CASE WHEN forget_recipient THEN '' ELSE recipient END
+                              deep_link = NULL, code = NULL,
+                              recipient = CASE WHEN forget_recipient THEN '' ELSE recipient END
             WHERE id = \(id)
             """)
     }
@@ -77,6 +81,7 @@ public struct PostgresOutboxQueue: OutboxQueue, Sendable {
                 text_body = CASE WHEN \(abandoned) THEN NULL ELSE text_body END,
                 html_body = CASE WHEN \(abandoned) THEN NULL ELSE html_body END,
                 deep_link = CASE WHEN \(abandoned) THEN NULL ELSE deep_link END,
+                code = CASE WHEN \(abandoned) THEN NULL ELSE code END,
                 recipient = CASE WHEN \(abandoned) AND forget_recipient THEN '' ELSE recipient END
             WHERE id = \(id) AND sent_at IS NULL
             """)

@@ -12,6 +12,8 @@ public enum MailError: Error, Sendable, Hashable {
     case smtp(curlCode: Int, message: String, responseCode: Int)
     /// The dev transport could not write its file.
     case fileWrite(path: String, reason: String)
+    /// The webhook endpoint mail is handed to (`LATCH_MAIL_TRANSPORT=webhook:<id>`) no longer exists.
+    case webhookEndpointMissing(id: String)
 
     /// A stable snake_case code for logs, metrics and the outbox's `last_error`.
     public var code: String {
@@ -22,6 +24,7 @@ public enum MailError: Error, Sendable, Hashable {
         case .transportSetup: "mail_transport_setup"
         case .smtp: "mail_smtp_failure"
         case .fileWrite: "mail_file_write"
+        case .webhookEndpointMissing: "mail_webhook_endpoint_missing"
         }
     }
 
@@ -29,7 +32,7 @@ public enum MailError: Error, Sendable, Hashable {
     /// retrying it. Connection failures, timeouts and 4xx replies are transient.
     public var isPermanent: Bool {
         switch self {
-        case .invalidAddress, .invalidHeader: true
+        case .invalidAddress, .invalidHeader, .webhookEndpointMissing: true
         case .smtp(_, _, let reply): (500..<600).contains(reply)
         case .invalidSMTPURL, .transportSetup, .fileWrite: false
         }
@@ -45,6 +48,7 @@ extension MailError: CustomStringConvertible {
         case .transportSetup(let reason): "mail transport setup failed: \(reason)"
         case .smtp(let code, let message, let reply): "SMTP send failed (curl \(code), reply \(reply)): \(message)"
         case .fileWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .webhookEndpointMissing(let id): "webhook endpoint \(id) for mail no longer exists"
         }
     }
 }

@@ -19,11 +19,20 @@ public struct MailMessage: Sendable, Hashable {
     /// The BCP 47 tag of the language the bodies are written in, sent as `Content-Language` so mail clients
     /// offer translation, screen readers pick a voice, and filters see the language without guessing.
     public var language: String
+    /// What the mail is for, the code it shows beside its link and the account it belongs to: for transports that
+    /// hand a mail over as data (a `mail.send` webhook) rather than as MIME. Never sent as headers.
+    public var kind: MailKind?
+    public var code: String?
+    public var userID: UserID?
 
     public init(
         from: MailAddress, to: MailAddress, replyTo: MailAddress? = nil, subject: String, text: String, html: String,
-        messageID: String, date: Date, extraHeaders: [MailHeader] = [], deepLink: URL? = nil, language: String = "en"
+        messageID: String, date: Date, extraHeaders: [MailHeader] = [], deepLink: URL? = nil, language: String = "en",
+        kind: MailKind? = nil, code: String? = nil, userID: UserID? = nil
     ) {
+        self.kind = kind
+        self.code = code
+        self.userID = userID
         self.from = from
         self.to = to
         self.replyTo = replyTo
@@ -49,7 +58,8 @@ public struct MailMessage: Sendable, Hashable {
         self.init(
             from: sender.from, to: recipient, replyTo: sender.replyTo, subject: composed.subject,
             text: composed.text, html: composed.html, messageID: id, date: date, extraHeaders: extraHeaders,
-            deepLink: composed.deepLink, language: composed.language
+            deepLink: composed.deepLink, language: composed.language, kind: composed.kind, code: composed.code,
+            userID: composed.userID
         )
     }
 

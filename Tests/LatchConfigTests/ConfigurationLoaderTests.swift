@@ -115,6 +115,32 @@ import Testing
         #expect(config.mailTransport == .smtp(URL(string: "smtp://mail.internal:2525")!))
     }
 
+    @Test func mailTransportChoosesAmongSMTPFilesAndAWebhookEndpoint() throws {
+        let id = UUID()
+        #expect(try load(["LATCH_MAIL_TRANSPORT": "webhook:\(id.uuidString.lowercased())"]).mailTransport
+            == .webhook(endpointID: id))
+        // Chosen explicitly, files wins over an SMTP URL that is also set, and the reverse.
+        #expect(try load(["LATCH_MAIL_TRANSPORT": "files", "LATCH_SMTP_URL": "smtp://mail:25"]).mailTransport
+            == .files(directory: "/tmp/mail"))
+        #expect(try load(["LATCH_MAIL_TRANSPORT": "smtp", "LATCH_SMTP_URL": "smtp://mail:25"]).mailTransport
+            == .smtp(URL(string: "smtp://mail:25")!))
+        // A webhook transport needs neither.
+        let bare = ["DATABASE_URL": "postgresql://x@y/z", "LATCH_SECRET_KEY": Self.secret,
+                    "LATCH_MAIL_TRANSPORT": "webhook:\(id)"]
+        #expect(try ConfigurationLoader(environment: bare).load().mailTransport == .webhook(endpointID: id))
+    }
+
+    @Test(arguments: [
+        ("LATCH_MAIL_TRANSPORT", "webhook:"),
+        ("LATCH_MAIL_TRANSPORT", "webhook:not-a-uuid"),
+        ("LATCH_MAIL_TRANSPORT", "sendmail"),
+        ("LATCH_SMTP_URL", "smtp"),
+    ])
+    func unusableMailTransportsNameTheirVariable(name: String, value: String) {
+        let environment = name == "LATCH_SMTP_URL" ? ["LATCH_MAIL_TRANSPORT": value] : [name: value]
+        #expect(problemVariable(environment) == name)
+    }
+
     @Test(arguments: [
         ("DATABASE_URL", "mysql://x"),
         ("LATCH_LISTEN", "8080"),

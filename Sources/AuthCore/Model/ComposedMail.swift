@@ -13,11 +13,15 @@ public struct ComposedMail: Sendable, Hashable {
     public var userID: UserID?
     /// The BCP 47 tag of the language the mail is written in (`Content-Language`, `<html lang>`).
     public var language: String
+    /// The short code the mail shows beside its link, kept apart for transports that hand the mail over as data
+    /// (a `mail.send` webhook); as secret as the link, and scrubbed with it.
+    public var code: String?
 
     public init(
         kind: MailKind, recipient: String, subject: String, text: String, html: String, deepLink: URL?,
-        userID: UserID? = nil, language: String = "en"
+        userID: UserID? = nil, language: String = "en", code: String? = nil
     ) {
+        self.code = code
         self.userID = userID
         self.language = language
         self.kind = kind

@@ -25,7 +25,7 @@ extension PostgresWebhookStore {
                 JOIN webhook_endpoints endpoint ON endpoint.id = due.endpoint_id
                 WHERE due.delivered_at IS NULL AND due.failed_at IS NULL AND due.next_attempt_at <= \(now)
                   AND (due.leased_until IS NULL OR due.leased_until <= \(now))
-                  AND endpoint.disabled_at IS NULL
+                  AND endpoint.disabled_at IS NULL AND event.payload IS NOT NULL
                   AND NOT EXISTS (
                     SELECT 1 FROM webhook_deliveries earlier
                     JOIN webhook_events earlier_event ON earlier_event.id = earlier.event_id
@@ -41,12 +41,12 @@ extension PostgresWebhookStore {
             """)
         // RETURNING gives no order.
         let claims = try rows.map { row in
-            (try row.decode(Int64.self, column: 11), ClaimedWebhookDelivery(
+            (try row.decode(Int64?.self, column: 11) ?? .max, ClaimedWebhookDelivery(
                 key: WebhookDeliveryKey(eventID: try row.decode(String.self, column: 0),
                                         endpointID: try row.decode(UUID.self, column: 1)),
                 eventType: try row.decode(String.self, column: 2),
                 payload: try row.decode(String.self, column: 3),
-                userID: try row.decode(UUID.self, column: 4),
+                userID: try row.decode(UUID?.self, column: 4),
                 eventCreatedAt: try row.decode(Date.self, column: 5),
                 url: try row.decode(String.self, column: 6),
                 secretSealed: try row.decode(Data.self, column: 7),
@@ -63,12 +63,13 @@ extension PostgresWebhookStore {
     /// - Returns: false when the delivery was already delivered or is gone.
     @discardableResult
     public func markDelivered(_ key: WebhookDeliveryKey, status: Int, at now: Date) throws -> Bool {
-        try pool.query("""
+        try endingDelivery("""
             UPDATE webhook_deliveries
             SET delivered_at = \(now), failed_at = NULL, attempts = attempts + 1, last_status = \(status),
                 last_error = NULL, leased_until = NULL
             WHERE event_id = \(key.eventID) AND endpoint_id = \(key.endpointID) AND delivered_at IS NULL
-            """).affectedRows == 1
+            RETURNING event_id
+            """)
     }
 
     /// Records a failed attempt to retry at `nextAttemptAt`, only under the lease the claim took.
@@ -94,13 +95,30 @@ extension PostgresWebhookStore {
     public func markGivenUp(_ key: WebhookDeliveryKey, leaseUntil: Date, status: Int?, error: String, at now: Date)
         throws -> Bool
     {
-        try pool.query("""
+        try endingDelivery("""
             UPDATE webhook_deliveries
             SET attempts = attempts + 1, failed_at = \(now), leased_until = NULL, last_status = \(status),
                 last_error = \(String(error.prefix(Self.maxErrorLength)))
             WHERE event_id = \(key.eventID) AND endpoint_id = \(key.endpointID)
               AND delivered_at IS NULL AND failed_at IS NULL AND leased_until = \(leaseUntil)
-            """).affectedRows == 1
+            RETURNING event_id
+            """)
+    }
+
+    /// Runs `update` (a statement that ends one delivery and returns its event id) and, in the same statement,
+    /// scrubs the payload of a `mail.send` event: its link and code must outlive the hand-over no more than a sent
+    /// outbox row's do (security rule 2). Other events keep theirs for replay until the purge.
+    /// - Returns: whether `update` ended the delivery.
+    private func endingDelivery(_ update: PostgresQuery) throws -> Bool {
+        let rows = try pool.query("""
+            WITH ended AS (\(update)),
+            scrubbed AS (
+                UPDATE webhook_events SET payload = NULL
+                WHERE type = \(Self.mailEventType) AND id IN (SELECT event_id FROM ended)
+            )
+            SELECT count(*) FROM ended
+            """)
+        return try rows[0].decode(Int.self, column: 0) == 1
     }
 
     /// Gives a claimed delivery back unattempted (a worker stopping), due at once; only under its own lease.
@@ -129,7 +147,7 @@ extension PostgresWebhookStore {
                 key: WebhookDeliveryKey(eventID: try row.decode(String.self, column: 0),
                                         endpointID: try row.decode(UUID.self, column: 1)),
                 eventType: try row.decode(String.self, column: 2),
-                userID: try row.decode(UUID.self, column: 3),
+                userID: try row.decode(UUID?.self, column: 3),
                 eventCreatedAt: try row.decode(Date.self, column: 4),
                 attempts: try row.decode(Int.self, column: 5),
                 nextAttemptAt: try row.decode(Date.self, column: 6),
@@ -153,7 +171,7 @@ extension PostgresWebhookStore {
             INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
             SELECT e.id, p.id, \(now)
             FROM webhook_events e JOIN webhook_endpoints p ON p.id = \(endpoint)
-            WHERE e.created_at >= \(since)
+            WHERE e.created_at >= \(since) AND e.type <> \(Self.mailEventType)
               AND (p.event_types = '' OR ' ' || p.event_types || ' ' LIKE '% ' || e.type || ' %')
             ON CONFLICT (event_id, endpoint_id) DO UPDATE
             SET attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, leased_until = NULL, delivered_at = NULL,

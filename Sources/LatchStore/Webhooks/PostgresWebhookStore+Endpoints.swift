@@ -82,15 +82,26 @@ extension PostgresWebhookStore {
             """).affectedRows == 1
     }
 
-    /// Deletes the endpoint and its deliveries; events stay for other endpoints, and the purge takes them.
+    /// Deletes the endpoint and its deliveries; events stay for other endpoints, and the purge takes them. The
+    /// mail it had not yet received goes at once: a `mail.send` event is for that endpoint alone, and its link and
+    /// code must not wait for the purge.
     /// - Returns: false for an unknown endpoint.
     @discardableResult
     public func removeEndpoint(id: UUID) throws -> Bool {
-        try pool.query("DELETE FROM webhook_endpoints WHERE id = \(id)").affectedRows == 1
+        try pool.query("""
+            WITH removed AS (
+                DELETE FROM webhook_endpoints WHERE id = \(id) RETURNING id
+            ), mail AS (
+                DELETE FROM webhook_events e
+                USING webhook_deliveries d
+                WHERE d.event_id = e.id AND d.endpoint_id IN (SELECT id FROM removed) AND e.type = \(Self.mailEventType)
+            )
+            SELECT count(*) FROM removed
+            """)[0].decode(Int.self, column: 0) == 1
     }
 
     static func checkTypes(_ types: [String]) throws {
-        if let unknown = types.first(where: { !WebhookEventType.all.contains($0) }) {
+        if let unknown = types.first(where: { !WebhookEventType.subscribable.contains($0) }) {
             throw WebhookStoreError.unknownEventType(unknown)
         }
     }

@@ -19,7 +19,8 @@ public struct ClaimedWebhookDelivery: Hashable, Sendable {
     /// The event's type and the exact bytes to sign and send (the same on every attempt).
     public var eventType: String
     public var payload: String
-    public var userID: UUID
+    /// Nil for a `mail.send` to an address without an account.
+    public var userID: UUID?
     public var eventCreatedAt: Date
     public var url: String
     public var secretSealed: Data
@@ -32,7 +33,7 @@ public struct ClaimedWebhookDelivery: Hashable, Sendable {
     public var leaseUntil: Date
 
     public init(
-        key: WebhookDeliveryKey, eventType: String, payload: String, userID: UUID, eventCreatedAt: Date,
+        key: WebhookDeliveryKey, eventType: String, payload: String, userID: UUID?, eventCreatedAt: Date,
         url: String, secretSealed: Data, previousSecretSealed: Data?, previousSecretUntil: Date?, attempts: Int,
         leaseUntil: Date
     ) {
@@ -54,7 +55,8 @@ public struct ClaimedWebhookDelivery: Hashable, Sendable {
 public struct WebhookDeliveryRecord: Hashable, Sendable {
     public var key: WebhookDeliveryKey
     public var eventType: String
-    public var userID: UUID
+    /// Nil for a `mail.send` to an address without an account.
+    public var userID: UUID?
     public var eventCreatedAt: Date
     public var attempts: Int
     public var nextAttemptAt: Date
@@ -65,7 +67,7 @@ public struct WebhookDeliveryRecord: Hashable, Sendable {
     public var lastError: String?
 
     public init(
-        key: WebhookDeliveryKey, eventType: String, userID: UUID, eventCreatedAt: Date, attempts: Int,
+        key: WebhookDeliveryKey, eventType: String, userID: UUID?, eventCreatedAt: Date, attempts: Int,
         nextAttemptAt: Date, leasedUntil: Date? = nil, deliveredAt: Date? = nil, failedAt: Date? = nil,
         lastStatus: Int? = nil, lastError: String? = nil
     ) {

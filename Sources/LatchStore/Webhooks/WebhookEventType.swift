@@ -7,4 +7,9 @@ public enum WebhookEventType {
         "user.deleted", "user.disabled", "session.created", "session.revoked", "security.refresh_token_reused",
         "security.lockout", "mfa.enabled", "mfa.disabled", "passkey.added", "passkey.removed", "identity.linked",
     ]
+
+    /// What an endpoint may subscribe to: the trigger's types and `mail.send`. Only the endpoint
+    /// `LATCH_MAIL_TRANSPORT=webhook:<id>` names ever gets `mail.send` (whatever it subscribes to); subscribing
+    /// that endpoint to `mail.send` alone keeps account events away from it.
+    public static let subscribable: [String] = all + [PostgresWebhookStore.mailEventType]
 }

@@ -35,6 +35,6 @@ public struct MailTemplates: MailComposer {
         let mail = localized.render(request.kind, values: values)
         return ComposedMail(
             kind: request.kind, recipient: request.recipient, subject: mail.subject, text: mail.text, html: mail.html,
-            deepLink: request.deepLink, language: language)
+            deepLink: request.deepLink, language: language, code: request.code)
     }
 }

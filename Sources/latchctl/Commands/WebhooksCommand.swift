@@ -23,7 +23,7 @@ enum WebhooksCommand {
                 ],
                 positionals: [PositionalSpec(name: "URL", help: "https://…, or http:// to a loopback host")],
                 discussion: """
-                    Event types: \(WebhookEventType.all.joined(separator: ", ")).
+                    Event types: \(WebhookEventType.subscribable.joined(separator: ", ")).
                     The secret (whsec_…) is stored sealed and never shown again: give it to the receiver now.
                     """,
                 action: add),
@@ -187,7 +187,7 @@ enum WebhooksCommand {
         return CommandOutput(text: text, json: .array(records.map { record in
             .object([
                 "event_id": .string(record.key.eventID), "type": .string(record.eventType),
-                "user_id": .string(record.userID.lowercased), "event_created_at": .date(record.eventCreatedAt),
+                "user_id": .optional(record.userID?.lowercased), "event_created_at": .date(record.eventCreatedAt),
                 "attempts": .int(record.attempts), "next_attempt_at": .date(record.nextAttemptAt),
                 "last_status": record.lastStatus.map(JSONValue.int) ?? .null, "last_error": .optional(record.lastError),
                 "delivered_at": .date(record.deliveredAt), "failed_at": .date(record.failedAt),
@@ -261,9 +261,9 @@ enum WebhooksCommand {
         guard let text else { return [] }
         let types = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if types.isEmpty { throw UsageError("--events names no event type") }
-        if let unknown = types.first(where: { !WebhookEventType.all.contains($0) }) {
+        if let unknown = types.first(where: { !WebhookEventType.subscribable.contains($0) }) {
             throw UsageError("unknown event type \(VisibleText.escaped(unknown)); the types are: "
-                + WebhookEventType.all.joined(separator: ", "))
+                + WebhookEventType.subscribable.joined(separator: ", "))
         }
         var seen = Set<String>()
         return types.filter { seen.insert($0).inserted }
