@@ -16,19 +16,22 @@ struct WebhookDaemon {
     let process: DaemonProcess
     let port: Int
     let metricsPort: Int
+    /// Where latchd would write mail; removed when the daemon ends.
+    private let mailDirectory: URL
 
     /// - Parameters:
     ///   - databaseURL: a database already migrated, shared with the test and other daemons.
     ///   - lease: `LATCH_WEBHOOK_LEASE` as written, nil for the default.
     init(databaseURL: String, workers: Int = 1, lease: String? = nil) throws {
-        let mail = FileManager.default.temporaryDirectory.appendingPathComponent("latch-wh-mail-\(UUID().uuidString)")
+        mailDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latch-wh-mail-\(UUID().uuidString)")
         var environment = [
             "DATABASE_URL": databaseURL,
             "LATCH_SECRET_KEY": TestSecret.base64,
             "LATCH_LISTEN": "127.0.0.1:0",
             "LATCH_METRICS_LISTEN": "127.0.0.1:0",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
-            "LATCH_MAIL_DIR": mail.path,
+            "LATCH_MAIL_DIR": mailDirectory.path,
             "LATCH_LINK_BASE": TestApp.linkBase,
             "LATCH_APP_SCHEME": "myapp",
             "LATCH_OUTBOX_WORKERS": "0",
@@ -55,6 +58,7 @@ struct WebhookDaemon {
         guard let found else {
             daemon.signal(SIGKILL)
             daemon.wait(timeout: 2)
+            try? FileManager.default.removeItem(at: mailDirectory)
             throw StartError.didNotStart(daemon.standardError)
         }
         process = daemon
@@ -87,6 +91,7 @@ struct WebhookDaemon {
     @discardableResult
     func terminate() -> Int32? {
         process.signal(SIGTERM)
+        defer { try? FileManager.default.removeItem(at: mailDirectory) }
         return process.wait(timeout: 40)
     }
 
@@ -94,5 +99,6 @@ struct WebhookDaemon {
     func kill() {
         process.signal(SIGKILL)
         process.wait(timeout: 5)
+        try? FileManager.default.removeItem(at: mailDirectory)
     }
 }
