@@ -32,11 +32,18 @@ extension LatchApplication {
             store: store, poster: CurlWebhookPoster(policy: policy, clock: clock),
             sealer: WebhookSecretSealer(secret: configuration.serverSecret), clock: clock, schedule: schedule,
             metrics: WebhookMetrics(), log: logger)
-        let settings = WebhookWorkerSettings(
-            workerCount: configuration.webhooks.workers, pollInterval: .seconds(configuration.outbox.pollInterval),
-            schedule: schedule)
+        let settings = webhookWorkerSettings(configuration: configuration, schedule: schedule)
         return (WebhookWorker(store: store, wakeup: wakeup, deliverer: deliverer, clock: clock, settings: settings,
                               log: logger), wakeup)
+    }
+
+    /// The worker's settings from the configuration: its threads, `LATCH_WEBHOOK_LEASE`, and the outbox's poll.
+    static func webhookWorkerSettings(configuration: LatchConfiguration, schedule: WebhookRetrySchedule)
+        -> WebhookWorkerSettings
+    {
+        WebhookWorkerSettings(
+            workerCount: configuration.webhooks.workers, leaseDuration: .seconds(configuration.webhooks.lease),
+            pollInterval: .seconds(configuration.outbox.pollInterval), schedule: schedule)
     }
 
     /// The attempts' outcomes (when this daemon delivers) and the shared queue's depth and age, read per scrape:

@@ -73,7 +73,18 @@ extension ConfigurationLoader {
         }
         return LatchConfiguration.Webhooks(
             workers: try integer("LATCH_WEBHOOK_WORKERS", range: 0...64), allowsLoopbackHTTP: http == "loopback",
-            allowedNetworks: try valueOrDefault("LATCH_WEBHOOKS_ALLOW_NETWORKS"))
+            allowedNetworks: try valueOrDefault("LATCH_WEBHOOKS_ALLOW_NETWORKS"), lease: try webhookLease())
+    }
+
+    /// At least a second: a lease shorter than one claim-and-post round trip would hand every delivery to the next
+    /// claimer before it was posted. At most an hour: beyond that a crashed daemon's deliveries wait longer than
+    /// the retry schedule's early steps, for no gain.
+    private func webhookLease() throws(ConfigurationError) -> TimeInterval {
+        let name = "LATCH_WEBHOOK_LEASE"
+        guard let seconds = DurationParser.seconds(try valueOrDefault(name)), (1...3600).contains(seconds) else {
+            throw ConfigurationError(variable: name, problem: "must be a duration from 1s to 1h, such as 60s or 5m")
+        }
+        return seconds
     }
 
     /// A wait shorter than a confirmation link's lifetime would let the purge delete an account whose first link

@@ -85,6 +85,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_WEBHOOK_WORKERS", "webhook-delivery threads (0: no deliveries)", "1"),
         ("LATCH_WEBHOOKS_ALLOW_HTTP", "`loopback`: deliver over http:// to loopback hosts (development and tests)", ""),
         ("LATCH_WEBHOOKS_ALLOW_NETWORKS", "comma-separated CIDRs webhooks may reach besides the public internet", ""),
+        ("LATCH_WEBHOOK_LEASE", "how long a claimed webhook is held before another worker may take it (after a crash); short: a slow receiver may get an attempt twice, same webhook-id", "60s"),
         ("LATCH_DEFERRED_MAIL_INTERVAL", "how often mail asked for by address (forgot, resend, sign-in by mail) is resolved", "1s"),
         ("LATCH_RETENTION", "how long expired tokens, ended sessions and sent mail are kept", "30d"),
         ("LATCH_UNCONFIRMED_TTL", "how long an account may stay unconfirmed before the purge deletes it", "7d"),

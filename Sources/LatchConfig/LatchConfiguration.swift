@@ -60,11 +60,17 @@ public struct LatchConfiguration: Sendable, Equatable {
         public var allowsLoopbackHTTP: Bool = false
         /// `LATCH_WEBHOOKS_ALLOW_NETWORKS` as given: comma-separated CIDRs.
         public var allowedNetworks: String = ""
+        /// `LATCH_WEBHOOK_LEASE`, seconds: how long a claimed delivery is held before another worker may take it.
+        /// Short brings a crashed daemon's deliveries back sooner, but a post may then outlast its lease and the
+        /// attempt be made twice (same webhook-id).
+        public var lease: TimeInterval = 60
 
-        public init(workers: Int = 1, allowsLoopbackHTTP: Bool = false, allowedNetworks: String = "") {
+        public init(workers: Int = 1, allowsLoopbackHTTP: Bool = false, allowedNetworks: String = "",
+                    lease: TimeInterval = 60) {
             self.workers = workers
             self.allowsLoopbackHTTP = allowsLoopbackHTTP
             self.allowedNetworks = allowedNetworks
+            self.lease = lease
         }
     }
 

@@ -169,6 +169,21 @@ import Testing
         #expect(problemVariable([name: value]) == name)
     }
 
+    /// The webhook lease defaults to a minute, reads any duration from 1s to 1h, and names itself otherwise (a
+    /// lease of 0 would hand every claim to the next claimer at once).
+    @Test func theWebhookLeaseIsReadAndBounded() throws {
+        #expect(try load().webhooks.lease == 60)
+        #expect(try load(["LATCH_WEBHOOK_LEASE": "5s"]).webhooks.lease == 5)
+        #expect(try load(["LATCH_WEBHOOK_LEASE": "2m"]).webhooks.lease == 120)
+        #expect(try load(["LATCH_WEBHOOK_LEASE": "1.5"]).webhooks.lease == 1.5)
+        for bad in ["0", "0s", "0.5", "-5", "soon", "1 minute", "2h"] {
+            #expect(problemVariable(["LATCH_WEBHOOK_LEASE": bad]) == "LATCH_WEBHOOK_LEASE", "\(bad)")
+        }
+        #expect(throws: ConfigurationError(
+            variable: "LATCH_WEBHOOK_LEASE", problem: "must be a duration from 1s to 1h, such as 60s or 5m"
+        )) { try load(["LATCH_WEBHOOK_LEASE": "0.5s"]) }
+    }
+
     @Test func missingDatabaseURLIsNamed() {
         #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader(environment: ["LATCH_MAIL_DIR": "/tmp"]).load()

@@ -6,7 +6,7 @@ import Webhooks
 /// One attempt of one claimed delivery: open the endpoint's secrets, sign, POST the stored payload unchanged,
 /// and record the outcome under the claim's lease. Shared by the worker's threads.
 struct WebhookDeliverer: Sendable {
-    let store: PostgresWebhookStore
+    let store: any WebhookDeliveryQueue
     let poster: any WebhookPosting
     let sealer: WebhookSecretSealer
     let clock: any WallClock

@@ -16,7 +16,7 @@ final class WebhookWorker: Sendable {
     typealias Logger = @Sendable (_ message: String, _ fields: [String: String]) -> Void
 
     let metrics: WebhookMetrics
-    private let store: PostgresWebhookStore
+    private let store: any WebhookDeliveryQueue
     private let wakeup: any OutboxWakeup
     private let deliverer: WebhookDeliverer
     private let clock: any WallClock
@@ -26,7 +26,7 @@ final class WebhookWorker: Sendable {
     private let started = Atomic<Bool>(false)
     private let log: Logger
 
-    init(store: PostgresWebhookStore, wakeup: any OutboxWakeup, deliverer: WebhookDeliverer, clock: any WallClock,
+    init(store: any WebhookDeliveryQueue, wakeup: any OutboxWakeup, deliverer: WebhookDeliverer, clock: any WallClock,
          settings: WebhookWorkerSettings, log: @escaping Logger) {
         self.store = store
         self.wakeup = wakeup
