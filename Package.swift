@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
 
+        // libcurl's easy handle for the modules that transfer with it: options, errors, the captured answer.
+        .target(name: "CurlSupport", dependencies: ["CCurl"]),
+
         // Shared with the mobile app: Foundation and Observation only.
         .target(name: "DeepLinkRouting"),
         // The app's client of the HTTP API: Foundation (FoundationNetworking on Linux) and DeepLinkRouting only.
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting", "TestKit"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
+        .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "CCurl", "HTTPServer", "TestKit"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "AuthCore", "LatchCrypto", "COpenSSL"]),
