@@ -42,7 +42,10 @@ let package = Package(
         .target(name: "IdentityProviders", dependencies: ["CCurl", "COpenSSL", "LatchCrypto", "AuthCore"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
-        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"], resources: [.copy("Templates")]),
+        .target(
+            name: "Mailer", dependencies: ["CCurl", "CurlSupport", "AuthCore", "HTMLEscaping"],
+            resources: [.copy("Templates")]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // Webhook deliveries: Standard Webhooks signatures, the retry schedule, the address policy, the POST.
         .target(name: "Webhooks", dependencies: ["CCurl", "LatchCrypto", "AuthCore"]),
