@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "WebAuthn", dependencies: ["CCBOR", "COpenSSL", "LatchCrypto", "AuthCore"]),
         // AuthCore's IdentityTokenVerifier and IdentityProviderTokens: providers' id_tokens checked with OpenSSL
         // against their JWKS (fetched with libcurl), Apple's token endpoints.
-        .target(name: "IdentityProviders", dependencies: ["CCurl", "COpenSSL", "LatchCrypto", "AuthCore"]),
+        .target(
+            name: "IdentityProviders", dependencies: ["CCurl", "CurlSupport", "COpenSSL", "LatchCrypto", "AuthCore"]
+        ),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
         .target(
