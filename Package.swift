@@ -50,7 +50,7 @@ let package = Package(
         ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // Webhook deliveries: Standard Webhooks signatures, the retry schedule, the address policy, the POST.
-        .target(name: "Webhooks", dependencies: ["CCurl", "LatchCrypto", "AuthCore"]),
+        .target(name: "Webhooks", dependencies: ["CCurl", "CurlSupport", "LatchCrypto", "AuthCore"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
