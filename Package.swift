@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
 
+        // libcurl's easy handle for the modules that transfer with it: options, errors, the captured answer.
+        .target(name: "CurlSupport", dependencies: ["CCurl"]),
+
         // Shared with the mobile app: Foundation and Observation only.
         .target(name: "DeepLinkRouting"),
         // The app's client of the HTTP API: Foundation (FoundationNetworking on Linux) and DeepLinkRouting only.
@@ -36,13 +39,18 @@ let package = Package(
         .target(name: "WebAuthn", dependencies: ["CCBOR", "COpenSSL", "LatchCrypto", "AuthCore"]),
         // AuthCore's IdentityTokenVerifier and IdentityProviderTokens: providers' id_tokens checked with OpenSSL
         // against their JWKS (fetched with libcurl), Apple's token endpoints.
-        .target(name: "IdentityProviders", dependencies: ["CCurl", "COpenSSL", "LatchCrypto", "AuthCore"]),
+        .target(
+            name: "IdentityProviders", dependencies: ["CCurl", "CurlSupport", "COpenSSL", "LatchCrypto", "AuthCore"]
+        ),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "LatchStore", dependencies: ["AuthCore", "PostgresClient"]),
-        .target(name: "Mailer", dependencies: ["CCurl", "AuthCore", "HTMLEscaping"], resources: [.copy("Templates")]),
+        .target(
+            name: "Mailer", dependencies: ["CCurl", "CurlSupport", "AuthCore", "HTMLEscaping"],
+            resources: [.copy("Templates")]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // Webhook deliveries: Standard Webhooks signatures, the retry schedule, the address policy, the POST.
-        .target(name: "Webhooks", dependencies: ["CCurl", "LatchCrypto", "AuthCore"]),
+        .target(name: "Webhooks", dependencies: ["CCurl", "CurlSupport", "LatchCrypto", "AuthCore"]),
         .target(name: "LatchHTTP", dependencies: ["HTTPServer", "AuthCore", "DeepLinkRouting", "HTMLEscaping"]),
         .target(name: "LatchConfig", dependencies: ["AuthCore", "DeepLinkRouting"]),
 
@@ -83,6 +91,7 @@ let package = Package(
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting", "TestKit"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
+        .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "CCurl", "HTTPServer", "TestKit"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "AuthCore", "LatchCrypto", "COpenSSL"]),

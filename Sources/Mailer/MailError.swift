@@ -1,3 +1,5 @@
+import CurlSupport
+
 /// Why a mail could not be built or sent. Messages never contain SMTP passwords or mail bodies.
 public enum MailError: Error, Sendable, Hashable {
     /// An address is unusable (control characters, no `@`, spaces…); `field` says which (`to`, `from`, `reply-to`).
@@ -35,6 +37,21 @@ public enum MailError: Error, Sendable, Hashable {
         case .invalidAddress, .invalidHeader, .webhookEndpointMissing: true
         case .smtp(_, _, let reply): (500..<600).contains(reply)
         case .invalidSMTPURL, .transportSetup, .fileWrite: false
+        }
+    }
+}
+
+extension MailError {
+    /// libcurl's failure as a send reports it: setup as `transportSetup`, anything else as `smtp` with curl's code,
+    /// the step and curl's text, and `responseCode`, the server's last reply (0 if none).
+    init(_ error: CurlError, responseCode: Int) {
+        switch error {
+        case .setup(let reason):
+            self = .transportSetup(reason: reason)
+        case .call(let step, let code, let message):
+            self = .smtp(curlCode: code, message: "\(step): \(message)", responseCode: responseCode)
+        case .transfer(let code, let message):
+            self = .smtp(curlCode: code, message: "SMTP transfer: \(message)", responseCode: responseCode)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import CurlSupport
 
 /// Sends mail over SMTP with libcurl: one easy handle per send, STARTTLS or implicit TLS as the endpoint says,
 /// a multipart/alternative body built with curl's MIME API, connect and total timeouts.
@@ -13,7 +14,7 @@ public struct SMTPTransport: MailTransport {
     public init(
         endpoint: SMTPEndpoint, connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(60)
     ) throws(MailError) {
-        try CurlRuntime.ready()
+        do throws(CurlError) { try CurlGlobal.ready() } catch { throw MailError(error, responseCode: 0) }
         self.endpoint = endpoint
         self.connectTimeout = connectTimeout
         self.timeout = timeout
@@ -26,23 +27,27 @@ public struct SMTPTransport: MailTransport {
 
     /// Throws `MailError.smtp` with curl's error text and the server's reply code on failure.
     public func send(_ message: MailMessage) throws {
-        let request = try CurlSMTPRequest()
-        try configureConnection(request)
-        try request.set(CURLOPT_MAIL_FROM, message.from.envelope)
-        try request.set(CURLOPT_MAIL_RCPT, list: [message.to.envelope])
-        try request.set(CURLOPT_HTTPHEADER, list: message.headerLines + ["Content-Type: multipart/alternative"])
-        try request.setBody(text: message.text, html: message.html)
-        try request.perform()
+        // One handle per send: easy handles must not be shared across threads.
+        let request: CurlEasy
+        do throws(CurlError) { request = try CurlEasy() } catch { throw MailError(error, responseCode: 0) }
+        do throws(CurlError) {
+            try configureConnection(request)
+            try request.set(CURLOPT_MAIL_FROM, message.from.envelope)
+            try request.set(CURLOPT_MAIL_RCPT, list: [message.to.envelope])
+            try request.set(CURLOPT_HTTPHEADER, list: message.headerLines + ["Content-Type: multipart/alternative"])
+            try SMTPMIMEBody.attach(text: message.text, html: message.html, to: request)
+            try request.perform()
+        } catch {
+            throw MailError(error, responseCode: request.responseCode)
+        }
     }
 
-    private func configureConnection(_ request: CurlSMTPRequest) throws(MailError) {
+    private func configureConnection(_ request: CurlEasy) throws(CurlError) {
         try request.set(CURLOPT_URL, endpoint.curlURL)
         // Only SMTP, whatever the URL says; no redirects to other protocols.
         try request.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
-        // Signals cannot reach the right thread in a multi-threaded daemon; curl's threaded resolver needs none.
-        try request.set(CURLOPT_NOSIGNAL, 1)
-        try request.set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
-        try request.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout))
+        try request.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds: connectTimeout)
+        try request.set(CURLOPT_TIMEOUT_MS, milliseconds: timeout)
         switch endpoint.security {
         case .startTLSRequired: try request.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
         case .startTLSOptional: try request.set(CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue))
@@ -52,10 +57,5 @@ public struct SMTPTransport: MailTransport {
             try request.set(CURLOPT_USERNAME, username)
             try request.set(CURLOPT_PASSWORD, endpoint.password ?? "")
         }
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }

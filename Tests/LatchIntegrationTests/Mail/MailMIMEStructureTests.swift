@@ -6,7 +6,7 @@ import Testing
 /// ARCHITECTURE.md, "Mail": messages are multipart text + HTML: the same message must have the same MIME structure
 /// whichever transport carries it. The dev transport (`EMLRenderer`) writes a top-level
 /// `multipart/alternative`; the SMTP transport must too, since a `multipart/mixed` wrapper announces
-/// attachments (clients show a paperclip, filters score it) and is not what `CurlSMTPRequest.setBody` documents.
+/// attachments (clients show a paperclip, filters score it) and is not what `SMTPMIMEBody` documents.
 @Suite struct MailMIMEStructureTests {
     @Test func smtpAndFileTransportsGiveTheSameTopLevelMultipartAlternative() throws {
         let sink = try SMTPSink()
