@@ -127,6 +127,23 @@ public final class CurlEasy {
         }), Self.step(CURLOPT_HEADERFUNCTION))
     }
 
+    /// Makes the handle ready for another transfer: every option back to its default (`curl_easy_reset`) and
+    /// what the last transfer was given freed, while the handle keeps its connection cache, so that the next
+    /// transfer to the same server reuses an open connection instead of connecting (and greeting) again.
+    public func reset() throws(CurlError) {
+        // The handle first, as in deinit: until reset it may still point at the lists and MIME trees.
+        curl_easy_reset(handle)
+        lists.forEach { curl_slist_free_all($0) }
+        lists = []
+        mimeTrees.forEach { curl_mime_free($0) }
+        mimeTrees = []
+        callbackContexts = []
+        capture = nil
+        errorBuffer[0] = 0
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CURLOPT_NOSIGNAL, 1)
+    }
+
     // MARK: Transfer
 
     /// Runs the transfer; blocks until it ends. A transfer the body cap stopped is an answer, cut short: the
@@ -147,6 +164,13 @@ public final class CurlEasy {
         var code = 0
         _ = latch_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
+    }
+
+    /// How many new connections the last transfer opened: 0 when it reused one.
+    public var connectionsOpened: Int {
+        var count = 0
+        _ = latch_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &count)
+        return count
     }
 
     /// Throws `CurlError.call` unless `code` is `CURLE_OK`: for libcurl calls on what this handle owns (MIME parts)

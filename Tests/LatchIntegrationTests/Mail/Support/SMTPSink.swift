@@ -52,6 +52,12 @@ final class SMTPSink: @unchecked Sendable {
         }
     }
 
+    /// The SMTP sessions the sink greeted so far: one per connection a client used, however many mails it sent.
+    var sessions: Int {
+        let text = try? String(contentsOf: directory.appendingPathComponent("sessions"), encoding: .utf8)
+        return Int(text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+
     /// The number of `.eml` files, without parsing them.
     var count: Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".eml") }.count
