@@ -114,7 +114,8 @@ extension LatchApplication {
             return nil
         case .smtp(let url):
             do {
-                return try SMTPTransport(url: url.absoluteString)
+                // An idle connection for every sending thread, so none connects again between mails.
+                return try SMTPTransport(url: url.absoluteString, idleConnections: max(configuration.outbox.workers, 1))
             } catch {
                 throw ConfigurationError(variable: "LATCH_SMTP_URL", problem: String(describing: error))
             }
@@ -220,14 +221,14 @@ extension LatchApplication {
     }
 
     static func makeAPI(
-        service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?,
+        service: AuthService, hashPool: WorkerPool, pool: PostgresPool, outbox: OutboxMetrics?, smtp: SMTPTransport?,
         webhooks: WebhookMetrics?, clock: any WallClock, jobs: [PeriodicJob], trustProxy: Bool, log: LogWriter
     ) -> LatchAPI {
         LatchAPI(
             auth: service, hashingPool: hashPool,
             isReady: { (try? pool.query("SELECT 1", retry: .onConnectionLoss)) != nil },
             metricsSource: ClosureMetricsSource {
-                metrics(pool: pool, outbox: outbox, jobs: jobs)
+                metrics(pool: pool, outbox: outbox, smtp: smtp, jobs: jobs)
                     + webhookMetrics(store: PostgresWebhookStore(pool: pool), counters: webhooks, now: clock.now())
             },
             trustProxy: trustProxy)
@@ -269,7 +270,9 @@ extension LatchApplication {
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.
-    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?, jobs: [PeriodicJob]) -> [MetricFamily] {
+    static func metrics(pool: PostgresPool, outbox: OutboxMetrics?, smtp: SMTPTransport?, jobs: [PeriodicJob])
+        -> [MetricFamily]
+    {
         let statistics = pool.statistics
         var families: [MetricFamily] = [
             .single(name: "latch_db_connections_open", help: "PostgreSQL connections open", kind: .gauge,
@@ -295,6 +298,11 @@ extension LatchApplication {
                 .single(name: "latch_outbox_given_up_total", help: "mails given up after the last attempt", kind: .counter,
                         value: Double(outbox.givenUp)),
             ]
+        }
+        if let smtp {
+            // Against the mails sent: how well connections are reused (far below one per mail in a burst).
+            families.append(.single(name: "latch_smtp_connections_opened_total", help: "SMTP connections opened",
+                                    kind: .counter, value: Double(smtp.connectionsOpened)))
         }
         return families
     }

@@ -80,7 +80,8 @@ public final class LatchApplication: Sendable {
 
         let api = Self.makeAPI(
             service: service, hashPool: hashPool, pool: pool, outbox: outboxWorker?.metrics,
-            webhooks: webhookWorker?.metrics, clock: clock, jobs: jobs, trustProxy: configuration.trustProxy, log: log)
+            smtp: outboxWorker == nil ? nil : transport as? SMTPTransport, webhooks: webhookWorker?.metrics,
+            clock: clock, jobs: jobs, trustProxy: configuration.trustProxy, log: log)
         var router = Router()
         api.register(on: &router)
         Self.makeWebRoutes(configuration: configuration, service: service, hashPool: hashPool, log: log)

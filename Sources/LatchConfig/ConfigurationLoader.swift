@@ -76,7 +76,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_LOCKOUT_THRESHOLD", "failed sign-ins for one email before backoff", "5"),
         ("LATCH_LOCKOUT_BASE", "first backoff after the threshold (doubles each failure)", "30s"),
         ("LATCH_LOCKOUT_CAP", "longest backoff", "15m"),
-        ("LATCH_OUTBOX_WORKERS", "mail-sending threads", "1"),
+        ("LATCH_OUTBOX_WORKERS", "mail-sending threads, each with its own SMTP connection kept open between mails", "4"),
         ("LATCH_OUTBOX_MAX_ATTEMPTS", "send attempts before a mail is marked failed", "8"),
         ("LATCH_OUTBOX_BACKOFF_BASE", "first retry delay (doubles each attempt)", "30s"),
         ("LATCH_OUTBOX_BACKOFF_CAP", "longest retry delay", "1h"),
