@@ -158,6 +158,43 @@ import Testing
         #expect(used.status == 409 && used.text.contains(#"data-state="used""#))
     }
 
+    /// The same link sent eight times at once (a double tap, a replayed request): exactly one sets a password and
+    /// opens a session; the others are told it was used.
+    @Test func racingRedemptionsAcceptOnce() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let email = MailEnvironment.recipient("invite-race")
+        try stack.invite(email)
+        let token = try stack.invitation(to: email).token
+        let body = TestApp.body(["token": token, "password": Self.password])
+        let statuses = ConcurrentRequests.statuses(count: 8, port: stack.app.port) { client in
+            try client.sendJSON("POST", "/v1/invite/accept", json: body).status
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses.sorted())")
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 409 }, "\(statuses.sorted())")
+        let sessions: Int = try stack.app.pool.query("SELECT count(*)::int8 FROM sessions").scalar(Int.self) ?? -1
+        #expect(sessions == 1)
+    }
+
+    /// Webhook subscribers learn what they already understand: an invitation made an account (user.created) and
+    /// accepting it confirmed the address (user.email_confirmed); invite_sent and invite_accepted stay audit rows.
+    @Test func webhooksSeeACreatedAccountAndAConfirmedAddress() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let added = try stack.latchctl("webhooks", "add", "http://127.0.0.1:9/hook")
+        #expect(added.status == 0, "\(added)")
+        let email = MailEnvironment.recipient("invite-webhook")
+        try stack.invite(email)
+        let token = try stack.invitation(to: email).token
+        let accepted = try stack.accept(["token": token])
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let userID = try accepted.json(SessionJSON.self).user.id
+        let types = try stack.app.pool.query(
+            "SELECT type FROM webhook_events WHERE user_id = $1::uuid ORDER BY audit_id", [userID])
+            .map { try $0.decode(String.self, column: 0) }
+        #expect(types == ["user.created", "user.email_confirmed"], "\(types)")
+    }
+
     @Test(arguments: [("de", "Sie sind zu", "Einladung annehmen"), ("fr", "Vous êtes invité", "Accepter l’invitation")])
     func theInvitationSpeaksTheLanguageTheOperatorChose(locale: String, subject: String, button: String) throws {
         let stack = try Stack()
