@@ -123,6 +123,8 @@ struct DestinationView: View {
             EmailSignInView(latch: latch, link: link)
         case .resetPassword(let token):
             ResetPasswordView(token: token, navigation: navigation, latch: latch)
+        case .acceptInvite(let token):
+            AcceptInviteView(token: token, navigation: navigation, latch: latch)
         }
     }
 }
@@ -1099,6 +1101,37 @@ struct ResetPasswordView: View {
             }
         }
         .navigationTitle("New password")
+    }
+}
+
+/// An operator's invitation: the invited person chooses the account's first password, which confirms the address
+/// and signs in (the auth state change then shows home). The same screen as a reset, without a second factor: an
+/// invited account has none.
+struct AcceptInviteView: View {
+    let token: String
+    let navigation: NavigationModel
+    let latch: LatchClient
+    @State private var password = ""
+    @State private var problem: String?
+
+    var body: some View {
+        Form {
+            SecureField("Password", text: $password)
+                .textContentType(.newPassword)
+            if let problem { Text(problem).foregroundStyle(.red) }
+            Button("Set password") {
+                Task {
+                    do throws(LatchError) {
+                        // A refused password leaves the link usable: the user may simply try another one.
+                        try await latch.acceptInvite(token: token, password: password)
+                        navigation.path = []
+                    } catch {
+                        problem = ErrorText.message(for: error)
+                    }
+                }
+            }
+        }
+        .navigationTitle("Accept invitation")
     }
 }
 

@@ -106,7 +106,7 @@ extension ConfigurationLoader {
         } catch {
             throw ConfigurationError(variable: "LATCH_LINK_BASE", problem: "is not usable for deep links (\(error))")
         }
-        let auth = AuthConfiguration(
+        var auth = AuthConfiguration(
             confirmTokenTTL: try duration("LATCH_CONFIRM_TTL"),
             resetTokenTTL: try duration("LATCH_RESET_TTL"),
             accessTokenTTL: try duration("LATCH_ACCESS_TTL"),
@@ -138,6 +138,7 @@ extension ConfigurationLoader {
             accessTokens: try accessTokens(linkBase: deepLinks.linkBase),
             passkeys: try passkeys(linkBase: deepLinks.linkBase)
         )
+        auth.inviteTokenTTL = try duration("LATCH_INVITE_TTL")
         if let problem = auth.problems.first {
             throw ConfigurationError(variable: "LATCH_*_TTL / LATCH_SESSION_MAX_AGE / LATCH_LOCKOUT_*", problem: problem)
         }

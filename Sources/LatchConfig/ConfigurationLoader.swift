@@ -50,6 +50,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_CONFIRM_TTL", "lifetime of an email-confirmation link", "24h"),
         ("LATCH_RESET_TTL", "lifetime of a password-reset link", "1h"),
         ("LATCH_SIGNIN_TTL", "lifetime of a sign-in-by-mail link and code", "15m"),
+        ("LATCH_INVITE_TTL", "lifetime of an invitation's link and code (latchctl users invite)", "7d"),
         ("LATCH_EMAIL_SIGNIN", "offer sign-in by mail (POST /v1/signin/email); false: its routes do not exist", "true"),
         ("LATCH_PRIVILEGED_MAX_AGE",
          "how long a re-authentication lets a session change password or address or delete the account", "10m"),

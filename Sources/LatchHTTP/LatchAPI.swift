@@ -85,6 +85,7 @@ public struct LatchAPI: Sendable {
         TokenRoutes(context: context).register(on: &router)
         SessionRoutes(context: context).register(on: &router)
         PasswordRoutes(context: context, hashingPool: hashingPool).register(on: &router)
+        InviteRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         AccountRoutes(context: context, hashingPool: hashingPool).register(on: &router)
         EmailSignInRoutes(context: context).register(on: &router)
         ReauthenticationRoutes(context: context, hashingPool: hashingPool).register(on: &router)

@@ -214,6 +214,22 @@ extension PostgresAuthStore {
         return try Self.redemption(try database.query(statement).first) { try StoreRows.user($0, at: 1) }
     }
 
+    /// One statement for the steps of `InvitationAcceptance` on `redemption` (only for the token of
+    /// `acceptance.userID`), every write selecting from `redeemed`; the session (when one is opened) records the
+    /// password version the acceptance set.
+    public func completeInvitation(_ acceptance: InvitationAcceptance) throws -> Redemption<UserRecord> {
+        let now = acceptance.now
+        let opened: PostgresQuery = acceptance.session.map {
+            Self.openedSession($0.id, $0.credentials, at: now, passwordVersion: "password_version", for: "updated")
+        } ?? "session AS (SELECT 1 WHERE false)"
+        let statement: PostgresQuery = """
+            WITH \(Self.redemption(acceptance.key, purpose: .invite, now: now, of: acceptance.userID)),
+                 \(Self.passwordSet(acceptance.newPasswordHash, at: now)), \(opened)
+            SELECT \(unescaped: Self.refusalColumn), u.* FROM (SELECT 1) AS one LEFT JOIN updated u ON true
+            """
+        return try Self.redemption(try database.query(statement).first) { try StoreRows.user($0, at: 1) }
+    }
+
     /// One statement for the six steps of `PasswordResetCompletion` on `redemption` (only for the token of
     /// `reset.userID`), every write selecting from `redeemed`. `revoked_sessions` waits for `revoked_tokens`
     /// (its WHERE reads it), so refresh tokens are locked before sessions: the order refresh rotation locks them
@@ -221,17 +237,8 @@ extension PostgresAuthStore {
     public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult> {
         let now = reset.now
         let statement: PostgresQuery = """
-            WITH \(Self.redemption(reset.key, purpose: .reset, now: now, of: reset.userID)), updated AS (
-                UPDATE users SET password_hash = \(reset.newPasswordHash)::text,
-                                 password_version = password_version + 1, updated_at = \(now),
-                                 email_confirmed_at = COALESCE(email_confirmed_at, \(now))
-                WHERE id = (SELECT user_id FROM redeemed)
-                RETURNING \(unescaped: Self.userColumnList())
-            ), superseded AS (
-                UPDATE auth_tokens SET superseded_at = \(now)
-                WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> (SELECT token_hash FROM target)
-                  AND used_at IS NULL AND superseded_at IS NULL
-            ), revoked_tokens AS (
+            WITH \(Self.redemption(reset.key, purpose: .reset, now: now, of: reset.userID)),
+                 \(Self.passwordSet(reset.newPasswordHash, at: now)), revoked_tokens AS (
                 UPDATE refresh_tokens SET revoked_at = \(now)
                 WHERE user_id = (SELECT user_id FROM redeemed) AND revoked_at IS NULL
                 RETURNING 1
@@ -252,6 +259,25 @@ extension PostgresAuthStore {
                 user: try StoreRows.user(row, at: 1),
                 revokedSessions: try row.decode(Int.self, column: 1 + StoreRows.userColumns))
         }
+    }
+
+    /// The CTEs a redemption that sets the password continues with (reset, invitation): `updated` (the user with
+    /// `hash` on a new password version, the address confirmed if it was not: the link reached the mailbox) and
+    /// `superseded` (every other live token of the user).
+    static func passwordSet(_ hash: String, at now: Date) -> PostgresQuery {
+        """
+        updated AS (
+            UPDATE users SET password_hash = \(hash)::text,
+                             password_version = password_version + 1, updated_at = \(now),
+                             email_confirmed_at = COALESCE(email_confirmed_at, \(now))
+            WHERE id = (SELECT user_id FROM redeemed)
+            RETURNING \(unescaped: userColumnList())
+        ), superseded AS (
+            UPDATE auth_tokens SET superseded_at = \(now)
+            WHERE user_id = (SELECT user_id FROM redeemed) AND token_hash <> (SELECT token_hash FROM target)
+              AND used_at IS NULL AND superseded_at IS NULL
+        )
+        """
     }
 
     /// The CTEs every redemption starts with: `target` (the digest `key` names), `owner` (the token's user and the

@@ -83,6 +83,29 @@ extension InMemoryAuthStore {
         }
     }
 
+    public func completeInvitation(_ acceptance: InvitationAcceptance) throws -> Redemption<UserRecord> {
+        try locked { state in
+            let now = acceptance.now
+            let hash = Self.token(acceptance.key, purpose: .invite, in: state)
+            let redemption = Self.redeem(hash, purpose: .invite, now: now, of: acceptance.userID, in: &state)
+            guard let hash, let userID = redemption.value, var user = state.users[userID] else {
+                return .refused(redemption.refusal ?? .unknown)
+            }
+            user.passwordHash = acceptance.newPasswordHash
+            user.passwordVersion += 1
+            user.updatedAt = now
+            user.emailConfirmedAt = user.emailConfirmedAt ?? now
+            state.users[userID] = user
+            Self.supersedeTokens(of: userID, purposes: Set(TokenPurpose.allCases), except: hash, at: now, in: &state)
+            if let session = acceptance.session {
+                Self.insert(NewSession(id: session.id, userID: userID, createdAt: now,
+                                       credentials: session.credentials, passwordVersion: user.passwordVersion),
+                            into: &state)
+            }
+            return .redeemed(user)
+        }
+    }
+
     public func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult> {
         try locked { state in
             let hash = Self.token(reset.key, purpose: .reset, in: state)

@@ -32,6 +32,22 @@ import Testing
         #expect(parser.parse(link).route?.requiresAuth == false)
     }
 
+    /// An operator's invitation: a token link like the others, opened signed out.
+    @Test(arguments: ["myapp://acceptInvite?token=T", "https://links.example.com/acceptInvite?token=T",
+                      "myapp://acceptinvite?token=T", "https://links.old-example.com/AcceptInvite?token=T"])
+    func readsTheTokenOutOfInvitationLinks(link: String) {
+        #expect(parser.parse(link) == .recognized(DeepLinkRoute(.acceptInvite(token: "T"))))
+        #expect(parser.parse(link).route?.requiresAuth == false)
+    }
+
+    @Test func anInvitationRoundTripsItsTokenExactly() {
+        let token = "aB-_09" + Fixtures.token
+        for url in [Fixtures.printer.universalURL(for: .acceptInvite(token: token)),
+                    Fixtures.printer.customSchemeURL(for: .acceptInvite(token: token))] {
+            #expect(parser.parse(url).link == .acceptInvite(token: token))
+        }
+    }
+
     @Test func keepsTheCaseOfSignInTokens() {
         let result = parser.parse(Fixtures.url("myapp://signin?token=\(Fixtures.token)"))
         #expect(result.link == .signIn(token: Fixtures.token), "only the destination's name folds case")
@@ -103,6 +119,13 @@ import Testing
         ("myapp://home/signIn?token=T", .misplacedDestination("signIn")),
         ("myapp://signIn/profile?token=T", .misplacedDestination("signIn")),
         ("https://evil.example.com/signIn?token=T", .unknownHost("evil.example.com")),
+        ("myapp://acceptInvite", .missingParameter("token")),
+        ("https://links.example.com/acceptInvite?token=", .missingParameter("token")),
+        ("myapp://acceptInvite?token=A&token=B", .duplicateParameter("token")),
+        ("myapp://acceptInvite?token=T&code=1", .unexpectedParameter("code")),
+        ("myapp://home/acceptInvite?token=T", .misplacedDestination("acceptInvite")),
+        ("myapp://acceptInvite/profile?token=T", .misplacedDestination("acceptInvite")),
+        ("https://evil.example.com/acceptInvite?token=T", .unknownHost("evil.example.com")),
         ("myapp://", .missingDestination),
         ("https://links.example.com/", .missingDestination),
         ("https://evil.example.com/confirmAuth?token=T", .unknownHost("evil.example.com")),

@@ -11,6 +11,7 @@ import Testing
         (.confirmEmailChange(token: "T"), "https://links.example.com/confirmEmailChange?token=T",
          "myapp://confirmEmailChange?token=T"),
         (.signIn(token: "T"), "https://links.example.com/signIn?token=T", "myapp://signIn?token=T"),
+        (.acceptInvite(token: "T"), "https://links.example.com/acceptInvite?token=T", "myapp://acceptInvite?token=T"),
         (.home, "https://links.example.com/home", "myapp://home"),
         (.profile, "https://links.example.com/home/profile", "myapp://home/profile"),
         (.itemList, "https://links.example.com/home/items", "myapp://home/items"),

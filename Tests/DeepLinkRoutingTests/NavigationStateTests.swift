@@ -25,6 +25,7 @@ import Testing
         ("https://links.example.com/resetPassword?token=T", .resetPassword(token: "T")),
         ("https://links.example.com/confirmEmailChange?token=T", .confirmEmailChange(token: "T")),
         ("https://links.example.com/signIn?token=T", .signIn(token: "T")),
+        ("myapp://acceptInvite?token=T", .acceptInvite(token: "T")),
     ])
     func tokenLinksOpenWhileSignedOut(link: String, screen: AppDeepLink) {
         var state = state(.loggedOut)

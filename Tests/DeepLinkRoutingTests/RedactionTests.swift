@@ -29,12 +29,15 @@ import Testing
     static let reset = AppDeepLink.resetPassword(token: token)
     static let emailChange = AppDeepLink.confirmEmailChange(token: token)
     static let signIn = AppDeepLink.signIn(token: token)
+    static let invite = AppDeepLink.acceptInvite(token: token)
 
     @Test func tokenLinks() {
         Self.expectNoToken(Self.confirm)
         Self.expectNoToken(Self.reset)
         Self.expectNoToken(Self.emailChange)
         Self.expectNoToken(Self.signIn)
+        Self.expectNoToken(Self.invite)
+        #expect(String(reflecting: Self.invite) == "AppDeepLink.acceptInvite(token: <redacted>)")
         #expect(String(describing: Self.emailChange) == "confirmEmailChange(token: <redacted>)")
         #expect(String(describing: Self.signIn) == "signIn(token: <redacted>)")
         #expect(String(reflecting: Self.signIn) == "AppDeepLink.signIn(token: <redacted>)")
@@ -58,7 +61,7 @@ import Testing
     }
 
     @Test func parseResults() throws {
-        for link in [Self.confirm, Self.reset, Self.signIn] {
+        for link in [Self.confirm, Self.reset, Self.signIn, Self.invite] {
             for url in [Fixtures.printer.universalURL(for: link), Fixtures.printer.customSchemeURL(for: link)] {
                 #expect(url.absoluteString.contains(Self.token), "the printer still puts the token in the link")
                 let result = Fixtures.parser.parse(url)

@@ -22,12 +22,13 @@ import Testing
     }
 
     static func randomLink(using rng: inout SeededGenerator) -> AppDeepLink {
-        switch Int.random(in: 0..<6, using: &rng) {
+        switch Int.random(in: 0..<7, using: &rng) {
         case 0: .confirmAuth(token: randomString(minLength: 1, maxLength: 200, using: &rng))
         case 1: .resetPassword(token: randomString(minLength: 1, maxLength: 200, using: &rng))
         case 2: .confirmEmailChange(token: randomString(minLength: 1, maxLength: 200, using: &rng))
         case 3: .signIn(token: randomString(minLength: 1, maxLength: 200, using: &rng))
-        case 4: .home
+        case 4: .acceptInvite(token: randomString(minLength: 1, maxLength: 200, using: &rng))
+        case 5: .home
         default: randomScreen(using: &rng)
         }
     }

@@ -52,6 +52,35 @@ import Testing
         await #expect(throws: LatchError.emailTaken) { try await harness.client.confirmEmailChange(token: "taken-token") }
     }
 
+    @Test func acceptingAnInvitationSendsTheTokenOrCodeWithThePasswordAndSignsIn() async throws {
+        let harness = Harness(signedIn: false)
+        let user = try await harness.client.acceptInvite(token: "invite-token", password: "a first passphrase")
+        #expect(user.email == "ada@example.com")
+        #expect(harness.store.loadSession()?.user.email == "ada@example.com", "the answer is a session")
+        #expect(harness.server.requests("/v1/invite/accept").first?.fields as? [String: String]
+                == ["token": "invite-token", "password": "a first passphrase"])
+
+        let other = Harness(signedIn: false)
+        _ = try await other.client.acceptInvite(email: " ada@example.com ", code: "12345678", password: "a first passphrase")
+        #expect(other.server.requests("/v1/invite/accept").first?.fields as? [String: String]
+                == ["email": "ada@example.com", "code": "12345678", "password": "a first passphrase"])
+        #expect(other.store.loadSession() != nil)
+    }
+
+    @Test func aRefusedInvitationTellsWhyAndSignsNobodyIn() async throws {
+        let harness = Harness(signedIn: false)
+        await #expect(throws: LatchError.tokenUsed) {
+            try await harness.client.acceptInvite(token: "used-token", password: "a first passphrase")
+        }
+        await #expect(throws: LatchError.invalidToken) {
+            try await harness.client.acceptInvite(token: "unknown", password: "a first passphrase")
+        }
+        await #expect(throws: LatchError.weakPassword(reason: nil)) {
+            try await harness.client.acceptInvite(token: "invite-token", password: "short")
+        }
+        #expect(harness.store.loadSession() == nil)
+    }
+
     @Test func sessionsAreListedAndEndedByID() async throws {
         let harness = Harness()
         let sessions = try await harness.client.sessions()

@@ -54,6 +54,14 @@ import Testing
         #expect(harness.server.allRequests.isEmpty)
     }
 
+    @Test func anInvitationLinkHandsItsTokenBackForThePasswordScreen() async throws {
+        let harness = Harness(signedIn: false)
+        let outcome = try await harness.client.handle(try route("https://links.example.com/acceptInvite?token=invite-token"))
+        #expect(outcome == .acceptInvite(token: "invite-token"))
+        #expect(String(describing: outcome) == "acceptInvite(token: <redacted>)")
+        #expect(harness.server.allRequests.isEmpty, "nothing is redeemed before the password is chosen")
+    }
+
     @Test func aSignInLinkCompletesTheSignInByMailAskedForOnThisDevice() async throws {
         let harness = Harness(signedIn: false)
         let link = try route("myapp://signIn?token=signin-token-1")

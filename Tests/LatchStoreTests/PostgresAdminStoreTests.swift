@@ -246,4 +246,26 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.admin.purge(now: now, retention: 60 * day, unconfirmedTTL: 7 * day).unconfirmedUsers == 0)
         #expect(try fixture.store.findUser(id: again.id) != nil)
     }
+
+    /// An invited account is unconfirmed until its invitation is accepted, and the invitation (7 days) may outlive
+    /// the unconfirmed TTL: the purge keeps the account while the invitation is live, and takes it once it ended.
+    @Test func purgeKeepsAnInvitedAccountWhileItsInvitationIsLive() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let day: TimeInterval = 86400
+        let id = UserID()
+        let (_, invitation) = fixture.newToken(for: id, email: "ivy@example.com", purpose: .invite,
+                                               createdAt: fixture.t0, ttl: 7 * day)
+        _ = try fixture.store.createUser(
+            NewUser(id: id, email: try EmailAddress("ivy@example.com"), passwordHash: UserRecord.unsetPasswordHash,
+                    createdAt: fixture.t0),
+            confirmation: invitation)
+
+        let live = try fixture.admin.purge(now: fixture.at(3 * day), retention: 60 * day, unconfirmedTTL: 1 * day)
+        #expect(live.unconfirmedUsers == 0)
+        #expect(try fixture.store.findUser(id: id) != nil)
+        let ended = try fixture.admin.purge(now: fixture.at(7 * day + 1), retention: 60 * day, unconfirmedTTL: 1 * day)
+        #expect(ended.unconfirmedUsers == 1)
+        #expect(try fixture.store.findUser(id: id) == nil)
+    }
 }

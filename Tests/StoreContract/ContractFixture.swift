@@ -30,6 +30,7 @@ public struct ContractFixture: Sendable {
         case .reset: .resetPassword
         case .emailChange: .confirmEmailChange
         case .signIn: .signIn
+        case .invite: .acceptInvite
         }
         return NewToken(hash: digest(), userID: user.id, purpose: purpose, createdAt: at(created),
                         expiresAt: at(created + ttl), mail: mail(kind, to: newEmail?.value ?? user.email),
@@ -169,6 +170,16 @@ public struct ContractFixture: Sendable {
         try store.completePasswordReset(PasswordResetCompletion(
             key: key, userID: user.id, newPasswordHash: newHash, now: at(seconds),
             mail: mail(.passwordChanged, to: user.email)))
+    }
+
+    /// Accepting the invitation `key` names for `user` at `seconds` with `newHash`, opening a session with
+    /// `credentials` when given.
+    func acceptInvite(
+        _ key: TokenKey, by user: UserRecord, at seconds: TimeInterval, to newHash: String = "$argon2id$new",
+        session: InvitationAcceptance.OpenedSession? = nil
+    ) throws -> Redemption<UserRecord> {
+        try store.completeInvitation(InvitationAcceptance(
+            key: key, userID: user.id, newPasswordHash: newHash, now: at(seconds), session: session))
     }
 
     /// The rate-limit count of (`key`, window at `seconds`) after one more hit: how many hits it held, plus one.

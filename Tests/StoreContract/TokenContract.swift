@@ -14,6 +14,10 @@ enum TokenContract {
         ContractCase("TokenStore.completePasswordReset: the six steps of PasswordResetCompletion", reset),
         ContractCase("TokenStore.completePasswordReset: another user's token is unknown and stays unspent",
                      resetOfAnotherUsersToken),
+        ContractCase("TokenStore.completeInvitation: sets the password, confirms, supersedes, opens a session",
+                     invitation),
+        ContractCase("TokenStore.completeInvitation: without a session, and another user's invitation is unknown",
+                     invitationWithoutSession),
         ContractCase("TokenKey.code: names a live record before a spent one, then the newest", codeKeys),
         ContractCase("TokenStore.recordWrongCode: retires a code at the limit, never its link; a new code retires older ones", wrongCodes),
     ]
@@ -147,6 +151,48 @@ enum TokenContract {
         try f.store.markEmailConfirmed(userID: bob.id, at: f.at(30))
         let bobLink = try f.issued(.reset, for: bob, at: 40)
         #expect(try f.reset(.link(hash: bobLink.hash), by: bob, at: 80).value?.user.emailConfirmedAt == f.at(30))
+    }
+
+    static func invitation(_ f: ContractFixture) throws {
+        let (user, confirm) = try f.user("ann@example.com", passwordHash: UserRecord.unsetPasswordHash)
+        let earlier = try f.signIn(user, at: 2)
+        let code = f.digest()
+        let invite = try f.issued(.invite, for: user, at: 10, ttl: 7 * 86400, code: code)
+        let reset = try f.issued(.reset, for: user, at: 11)
+        let other = try f.user("bob@example.com")
+        let session = InvitationAcceptance.OpenedSession(id: SessionID(), credentials: f.credentials(at: 60))
+
+        let redemption = try f.acceptInvite(.code(userID: user.id, digest: code), by: user, at: 60,
+                                            to: "$argon2id$first", session: session)
+        var changed = user
+        changed.passwordHash = "$argon2id$first"
+        changed.passwordVersion = 2
+        changed.updatedAt = f.at(60)
+        changed.emailConfirmedAt = f.at(60)
+        #expect(redemption == .redeemed(changed))
+        #expect(try f.reload(user) == changed)
+        #expect(try f.store.lookupToken(hash: invite.hash)?.usedAt == f.at(60))
+        #expect(try f.store.lookupToken(hash: confirm.hash)?.supersededAt == f.at(60))
+        #expect(try f.store.lookupToken(hash: reset.hash)?.supersededAt == f.at(60))
+        #expect(try f.found(session.credentials) == f.session(session.id, of: changed, at: 60, session.credentials))
+        #expect(try f.found(earlier.credentials)?.revokedAt == nil, "accepting revokes nothing")
+        #expect(try f.store.lookupToken(hash: other.confirm.hash)?.supersededAt == nil)
+        #expect(try f.reload(other.user) == other.user)
+        #expect(try f.acceptInvite(.link(hash: invite.hash), by: user, at: 61) == .refused(.used))
+    }
+
+    static func invitationWithoutSession(_ f: ContractFixture) throws {
+        let ann = try f.user("ann@example.com", passwordHash: UserRecord.unsetPasswordHash).user
+        let bob = try f.user("bob@example.com", passwordHash: UserRecord.unsetPasswordHash).user
+        let link = try f.issued(.invite, for: ann, at: 10)
+        let before = try f.store.lookupToken(hash: link.hash)
+
+        #expect(try f.acceptInvite(.link(hash: link.hash), by: bob, at: 60) == .refused(.unknown))
+        #expect(try f.store.lookupToken(hash: link.hash) == before, "not spent")
+        #expect(try f.reload(bob) == bob)
+        let accepted = try #require(try f.acceptInvite(.link(hash: link.hash), by: ann, at: 61).value)
+        #expect(accepted.passwordHash == "$argon2id$new" && accepted.emailConfirmedAt == f.at(61))
+        #expect(try f.store.revokeAllSessions(userID: ann.id, except: nil, at: f.at(62)) == 0, "no session")
     }
 
     static func resetOfAnotherUsersToken(_ f: ContractFixture) throws {

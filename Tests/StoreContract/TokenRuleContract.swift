@@ -81,6 +81,14 @@ struct Redeemer: Sendable {
         Redeemer(name: "TokenStore.completeEmailChange", purpose: .emailChange) { f, key, _, seconds in
             try f.store.completeEmailChange(key, now: f.at(seconds)).refusal
         },
+        Redeemer(name: "TokenStore.completeInvitation", purpose: .invite) { f, key, user, seconds in
+            let session = InvitationAcceptance.OpenedSession(id: SessionID(), credentials: f.credentials(at: seconds))
+            let redemption = try f.acceptInvite(key, by: user, at: seconds, session: session)
+            if redemption.refusal != nil {
+                #expect(try f.found(session.credentials) == nil, "no session")
+            }
+            return redemption.refusal
+        },
         Redeemer(name: "TokenStore.completeEmailSignIn", purpose: .signIn) { f, key, _, seconds in
             let attempt = try f.signInByEmail(key, at: seconds)
             if attempt.redemption.refusal != nil {
@@ -111,6 +119,7 @@ struct Redeemer: Sendable {
         case .reset: try f.reset(.link(hash: hash), by: user, at: seconds).refusal
         case .emailChange: try f.store.completeEmailChange(.link(hash: hash), now: f.at(seconds)).refusal
         case .signIn: try f.signInByEmail(.link(hash: hash), at: seconds).redemption.refusal
+        case .invite: try f.acceptInvite(.link(hash: hash), by: user, at: seconds).refusal
         }
         #expect(refusal == nil, "spending a live \(purpose.rawValue) token")
     }

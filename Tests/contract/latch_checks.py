@@ -40,10 +40,12 @@ STATE_REFUSALS = {
     "signInWithApple": {400: "nonce"},
     "updateMe": {422: "locale"},
     "resetPassword": {400: "token", 422: "weak_password"},
+    "acceptInvite": {400: "token", 422: "weak_password"},
     "confirmAuthPage": {400: "page"},
     "resetPasswordPage": {400: "page"},
     "confirmEmailChangePage": {400: "page"},
     "signInPage": {400: "page"},
+    "acceptInvitePage": {400: "page"},
 }
 
 

@@ -60,6 +60,17 @@ public struct AdminOperations: Sendable {
         public var mailQueued: Bool
     }
 
+    /// An invitation made by `invite`: the account as created and when its link and code stop working. The token
+    /// is not here: it exists only in the queued mail, so the invited mailbox alone can accept.
+    public struct Invitation: Hashable, Sendable {
+        /// The new account: unconfirmed, without a password.
+        public var user: User
+        /// The language of the invitation mail (the account's, when one was chosen).
+        public var locale: String
+        /// When the invitation's link and code stop being redeemable (`LATCH_INVITE_TTL` after now).
+        public var expiresAt: Date
+    }
+
     /// The service whose ports, rules and configuration every operation uses.
     public let service: AuthService
     /// The operator's name, written into every audit row this value makes.
@@ -154,6 +165,42 @@ public struct AdminOperations: Sendable {
                     "email": created.email, "confirmed": String(confirmed), "password_set": String(rawPassword != nil),
                 ]))
                 return created
+            }
+        } catch UserStoreError.emailTaken {
+            throw Failure.emailTaken(email: email.value)
+        }
+    }
+
+    /// Invites `email` (`latchctl users invite`, later `POST /admin/v1/invites`): in one transaction the account is
+    /// created unconfirmed and without a password (`UserRecord.unsetPasswordHash`: no password can sign in to it)
+    /// and the `acceptInvite` mail is queued with its link and code (`LATCH_INVITE_TTL`), audited as `sign_up`
+    /// (with `invited`) and `invite_sent`, both naming the operator. The invited person accepts with
+    /// `AuthService.acceptInvite`, which sets the password, confirms the address and signs in.
+    ///
+    /// An address that has an account gets nothing (its owner may already use it); the operator learns it is
+    /// taken, which operators may know.
+    /// - Parameter locale: the language of the mail and the account (a tag with templates, e.g. `de`); nil leaves
+    ///   the account without one, and the mail in the default language.
+    /// - Throws: `AuthError.invalidEmail`, `AuthError.unsupportedLocale`, `Failure.emailTaken`.
+    public func invite(email rawEmail: String, locale requested: String? = nil) throws -> Invitation {
+        let email = try EmailAddress(rawEmail)
+        let locale = try requested.map(service.supportedLocale)
+        let now = ports.clock.now()
+        let user = NewUser(id: UserID(), email: email, passwordHash: UserRecord.unsetPasswordHash, createdAt: now,
+                           locale: locale)
+        let token = service.makeMailedToken(for: user.id, email: email.value, locale: locale, purpose: .invite,
+                                            now: now)
+        do {
+            return try ports.store.transaction { store in
+                let created = try store.createUser(user, confirmation: token)
+                try store.record(event(.signUp, user: created.id, detail: [
+                    "email": created.email, "invited": "true", "password_set": "false",
+                ]))
+                try store.record(event(.inviteSent, user: created.id, detail: [
+                    "email": created.email, "expires_at": token.expiresAt.formatted(.iso8601),
+                ]))
+                return Invitation(user: created.publicUser, locale: token.mail.language,
+                                  expiresAt: token.expiresAt)
             }
         } catch UserStoreError.emailTaken {
             throw Failure.emailTaken(email: email.value)

@@ -82,6 +82,12 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case wrongCode = "wrong_code"
     /// For latchctl, which issues tokens directly.
     case tokenIssuedByCLI = "token_issued_by_cli"
+    /// An operator invited an address: the account was made without a password (its own `sign_up` row) and the
+    /// invitation mailed.
+    case inviteSent = "invite_sent"
+    /// The invited person chose the first password: the address is confirmed (its own `email_confirmed` row) and,
+    /// from the app, a session opened.
+    case inviteAccepted = "invite_accepted"
     /// latchctl re-enabled a disabled account.
     case userEnabled = "user_enabled"
     /// latchctl deleted an account (the audit log keeps its rows).

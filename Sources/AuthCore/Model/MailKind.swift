@@ -42,4 +42,7 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case identityLinked = "identity_linked"
     /// "Sign in with Apple was removed from your account": a notice, with the provider's name.
     case identityRemoved = "identity_removed"
+    /// "You're invited to …": carries an acceptInvite link and its code, to an account an operator made without a
+    /// password.
+    case acceptInvite = "accept_invite"
 }

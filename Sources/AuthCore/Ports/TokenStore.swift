@@ -51,6 +51,11 @@ public protocol TokenStore: Sendable {
     /// - Returns: the confirmed user, or why the token was refused (then nothing was written).
     func completeEmailConfirmation(_ key: TokenKey, now: Date) throws -> Redemption<UserRecord>
 
+    /// Accepting an invitation, atomically (see `InvitationAcceptance`).
+    /// - Returns: the user as it is now (confirmed, with the password), or why the token was refused (then
+    ///   nothing was written).
+    func completeInvitation(_ acceptance: InvitationAcceptance) throws -> Redemption<UserRecord>
+
     /// Reset, atomically (see `PasswordResetCompletion`).
     /// - Returns: what changed, or why the token was refused (then nothing was written).
     func completePasswordReset(_ reset: PasswordResetCompletion) throws -> Redemption<PasswordResetResult>

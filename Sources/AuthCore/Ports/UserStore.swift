@@ -4,7 +4,8 @@ import Foundation
 /// (`users.email_key`, unique): every lookup by address uses it, never the address as typed.
 public protocol UserStore: Sendable {
     /// Inserts an unconfirmed user *and* its confirm token and mail, in one transaction (no account without its
-    /// confirmation mail). `confirmation.userID` is `user.id`.
+    /// confirmation mail). `confirmation.userID` is `user.id`. An invitation is inserted the same way, with an
+    /// `invite` token as `confirmation`.
     /// - Throws: `UserStoreError.emailTaken` if a user with that email key exists; nothing is written.
     func createUser(_ user: NewUser, confirmation: NewToken) throws -> UserRecord
 

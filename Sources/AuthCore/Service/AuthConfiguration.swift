@@ -29,6 +29,9 @@ public struct AuthConfiguration: Hashable, Sendable {
     public var reauthenticationCodeTTL: TimeInterval
     /// The issuer authenticator apps show beside a TOTP factor (`LATCH_MFA_ISSUER`, "Latch").
     public var mfaIssuer: String
+    /// Lifetime of an invitation's link and code (`LATCH_INVITE_TTL`, 7 days): long enough for someone who was
+    /// not expecting the mail to find it.
+    public var inviteTokenTTL: TimeInterval = 7 * 24 * 3600
     /// How long a pending TOTP enrolment waits for its first code (10 min).
     public var enrolmentTTL: TimeInterval = 10 * 60
     /// How long a second-factor ticket lives after a correct first factor (5 min).
@@ -97,7 +100,8 @@ public struct AuthConfiguration: Hashable, Sendable {
                     ("access token TTL", accessTokenTTL), ("refresh token TTL", refreshTokenTTL),
                     ("session max age", sessionMaxAge), ("device trust TTL", deviceTrustTTL),
                     ("sign-in token TTL", signInTokenTTL), ("privileged max age", privilegedMaxAge),
-                    ("re-authentication code TTL", reauthenticationCodeTTL)]
+                    ("re-authentication code TTL", reauthenticationCodeTTL),
+                    ("invite token TTL", inviteTokenTTL)]
         for (name, ttl) in ttls where !(ttl > 0) { problems.append("\(name) must be positive") }
         if refreshTokenTTL < accessTokenTTL { problems.append("refresh token TTL must not be shorter than access token TTL") }
         if sessionMaxAge < accessTokenTTL { problems.append("session max age must not be shorter than access token TTL") }

@@ -128,6 +128,7 @@ public struct AuthService: Sendable {
         case .reset: (.resetPassword, .resetPassword(token: raw), configuration.resetTokenTTL)
         case .emailChange: (.confirmEmailChange, .confirmEmailChange(token: raw), configuration.confirmTokenTTL)
         case .signIn: (.signIn, .signIn(token: raw), configuration.signInTokenTTL)
+        case .invite: (.acceptInvite, .acceptInvite(token: raw), configuration.inviteTokenTTL)
         }
         let kind = kind ?? defaultKind
         let ttl = ttl ?? defaultTTL

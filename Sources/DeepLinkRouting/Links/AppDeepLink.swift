@@ -14,6 +14,7 @@ import Foundation
 /// | `.resetPassword(token:)` | `https://links.example.com/resetPassword?token=<token>` | no |
 /// | `.confirmEmailChange(token:)` | `https://links.example.com/confirmEmailChange?token=<token>` | no |
 /// | `.signIn(token:)` | `https://links.example.com/signIn?token=<token>` | no |
+/// | `.acceptInvite(token:)` | `https://links.example.com/acceptInvite?token=<token>` | no |
 ///
 /// `.home` is a root, never pushed; every other case is a screen pushed on a root.
 public enum AppDeepLink: Hashable, Codable, Sendable {
@@ -35,21 +36,26 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     /// Signs in without a password with the token from the sign-in mail. Redeemable only by the app instance that
     /// asked for the mail (it holds the attempt's binding secret), so it works signed out, on that device.
     case signIn(token: String)
+    /// Accepts an operator's invitation with the token from the invitation mail: the invited person chooses the
+    /// account's first password, which confirms the address and signs in. Works signed out (there is no session
+    /// before it).
+    case acceptInvite(token: String)
 
     /// Whether the user must be signed in to see this destination.
     /// Token links work signed out: that is how a new or locked-out user gets in.
     public var requiresAuth: Bool {
         switch self {
         case .home, .profile, .itemList, .itemDetail: true
-        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: false
+        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn, .acceptInvite: false
         }
     }
 
-    /// The one-time token carried by `confirmAuth`, `resetPassword`, `confirmEmailChange` and `signIn`, nil for
-    /// other links.
+    /// The one-time token carried by `confirmAuth`, `resetPassword`, `confirmEmailChange`, `signIn` and
+    /// `acceptInvite`, nil for other links.
     public var token: String? {
         switch self {
-        case .confirmAuth(let token), .resetPassword(let token), .confirmEmailChange(let token), .signIn(let token):
+        case .confirmAuth(let token), .resetPassword(let token), .confirmEmailChange(let token), .signIn(let token),
+             .acceptInvite(let token):
             token
         case .home, .profile, .itemList, .itemDetail: nil
         }
@@ -59,7 +65,7 @@ public enum AppDeepLink: Hashable, Codable, Sendable {
     public var parent: AppDeepLink? {
         switch self {
         case .itemDetail: .itemList
-        case .home, .profile, .itemList, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: nil
+        case .home, .profile, .itemList, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn, .acceptInvite: nil
         }
     }
 
@@ -85,6 +91,7 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         case .resetPassword: "resetPassword(token: \(Redaction.marker))"
         case .confirmEmailChange: "confirmEmailChange(token: \(Redaction.marker))"
         case .signIn: "signIn(token: \(Redaction.marker))"
+        case .acceptInvite: "acceptInvite(token: \(Redaction.marker))"
         }
     }
 
@@ -95,7 +102,7 @@ extension AppDeepLink: CustomStringConvertible, CustomDebugStringConvertible, Cu
         switch self {
         case .home, .profile, .itemList: Mirror(self, children: [:], displayStyle: .enum)
         case .itemDetail(let id): Mirror(self, children: ["id": id], displayStyle: .enum)
-        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn:
+        case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn, .acceptInvite:
             Mirror(self, children: ["token": Redaction.marker], displayStyle: .enum)
         }
     }

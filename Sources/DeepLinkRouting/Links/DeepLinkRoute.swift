@@ -3,8 +3,8 @@ import Foundation
 /// What a URL opens: the screens to push on the root, in order, ending with the named destination.
 ///
 /// Two shapes are valid, and `init?(walk:)` enforces them:
-/// - a token link alone: `[.confirmAuth(token:)]`, `[.resetPassword(token:)]`, `[.confirmEmailChange(token:)]` or
-///   `[.signIn(token:)]` (no auth needed);
+/// - a token link alone: `[.confirmAuth(token:)]`, `[.resetPassword(token:)]`, `[.confirmEmailChange(token:)]`,
+///   `[.signIn(token:)]` or `[.acceptInvite(token:)]` (no auth needed);
 /// - a walk on home: any sequence of `.profile`, `.itemList`, `.itemDetail(id:)`, with every screen's
 ///   parent inserted in front of it where missing, so Back walks up the hierarchy (auth needed).
 ///   The empty walk is home itself.

@@ -3,9 +3,10 @@ import Foundation
 /// The one mapping between routes and URL parts, used by both the printer and the parser so they cannot drift.
 ///
 /// Path: `home` (the root) followed by screens: `profile`, `items`, `item/<id>`; or a token link alone:
-/// `confirmAuth`, `resetPassword`, `confirmEmailChange`, `signIn`. Every screen name has a fixed number of parameter segments, so a walk is
-/// never ambiguous (an id spelled `profile` is still an id). Names match case-insensitively because some
-/// platforms lowercase the host of a custom-scheme URL, which is where the first segment sits.
+/// `confirmAuth`, `resetPassword`, `confirmEmailChange`, `signIn`, `acceptInvite`. Every screen name has a fixed
+/// number of parameter segments, so a walk is never ambiguous (an id spelled `profile` is still an id). Names match
+/// case-insensitively because some platforms lowercase the host of a custom-scheme URL, which is where the first
+/// segment sits.
 /// Tokens travel in the `token` query parameter: a fragment never reaches the server's landing page.
 enum LinkGrammar {
     static let tokenParameter = "token"
@@ -16,7 +17,7 @@ enum LinkGrammar {
     static let vocabulary: Set<String> = Set(Name.allCases.map(\.rawValue) + [tokenParameter, idParameter])
 
     private enum Name: String, CaseIterable {
-        case home, profile, items, item, confirmAuth, resetPassword, confirmEmailChange, signIn
+        case home, profile, items, item, confirmAuth, resetPassword, confirmEmailChange, signIn, acceptInvite
 
         init?(segment: String) {
             guard let name = Name.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(segment) == .orderedSame })
@@ -37,7 +38,7 @@ enum LinkGrammar {
             case .itemList: segments.append(Name.items.rawValue)
             case .itemDetail(let id): segments += [Name.item.rawValue, id]
             // DeepLinkRoute never holds these inside a walk.
-            case .home, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn: continue
+            case .home, .confirmAuth, .resetPassword, .confirmEmailChange, .signIn, .acceptInvite: continue
             }
         }
         return (segments, [])
@@ -69,12 +70,13 @@ enum LinkGrammar {
                 guard index < segments.count, !segments[index].isEmpty else { throw .missingParameter(idParameter) }
                 walk.append(.itemDetail(id: segments[index]))
                 index += 1
-            case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn:
+            case .confirmAuth, .resetPassword, .confirmEmailChange, .signIn, .acceptInvite:
                 guard let token, !token.isEmpty else { throw .missingParameter(tokenParameter) }
                 let link: AppDeepLink = switch name {
                 case .confirmAuth: .confirmAuth(token: token)
                 case .resetPassword: .resetPassword(token: token)
                 case .signIn: .signIn(token: token)
+                case .acceptInvite: .acceptInvite(token: token)
                 default: .confirmEmailChange(token: token)
                 }
                 walk.append(link)
@@ -94,6 +96,7 @@ enum LinkGrammar {
         case .confirmAuth: .confirmAuth
         case .confirmEmailChange: .confirmEmailChange
         case .signIn: .signIn
+        case .acceptInvite: .acceptInvite
         default: .resetPassword
         }
     }

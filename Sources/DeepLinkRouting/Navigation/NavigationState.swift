@@ -7,7 +7,7 @@ import Foundation
 /// - A link replaces the stack with its whole hierarchy, so Back behaves as in normal use.
 /// - An auth-required link while signed out (or before the auth state is known) shows the root, is kept, and opens
 ///   right after sign-in. Token links (`confirmAuth`, `resetPassword`,
-///   `confirmEmailChange`) open signed out.
+///   `confirmEmailChange`, `signIn`, `acceptInvite`) open signed out.
 /// - A sign-in waiting for its second factor is not signed in: its root is the second-factor screen, an
 ///   auth-required link waits as it does signed out, and the link kept from before waits on; all of them open
 ///   once the second factor signed in.

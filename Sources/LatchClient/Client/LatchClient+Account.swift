@@ -170,6 +170,30 @@ extension LatchClient {
         return answer.user
     }
 
+    // MARK: - Invitations
+
+    /// Accepts an invitation with the token of an `acceptInvite` link and the password the user chose: the
+    /// account gets it, its address is confirmed and the user is signed in (as `confirm(token:)`).
+    /// - Throws: `invalidToken`, `tokenExpired`, `tokenUsed`, `tokenSuperseded`, `userDisabled`, `weakPassword`
+    ///   (checked first: a refused password leaves the link usable).
+    @discardableResult
+    public func acceptInvite(token: String, password: String) async throws(LatchError) -> User {
+        let session = try await api.send(AcceptInviteRequest(token: token, password: password))
+        try adoptSignIn(session)
+        return session.user
+    }
+
+    /// Accepts an invitation with the code from its mail, typed by the user with the address, and the chosen
+    /// password; then as `acceptInvite(token:password:)`.
+    /// - Throws: `invalidCode` (wrong, used, expired or spent: the server does not say which), `weakPassword`,
+    ///   `rateLimited`.
+    @discardableResult
+    public func acceptInvite(email: String, code: String, password: String) async throws(LatchError) -> User {
+        let session = try await api.send(AcceptInviteRequest(email: Self.typed(email), code: code, password: password))
+        try adoptSignIn(session)
+        return session.user
+    }
+
     // MARK: - Account management
     //
     // Changing the password or the address and deleting the account need proof that the user is present: the

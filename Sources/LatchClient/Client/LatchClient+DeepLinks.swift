@@ -4,7 +4,8 @@ extension LatchClient {
     /// Completes what an auth link asks for: a `confirmAuth` link is confirmed (and the user signed in, which
     /// `authStateChanges()` reports); a `signIn` link completes the sign-in by mail pending on this device (and
     /// signs in, or for an account with a second factor answers `.mfaRequired`: then `completeMFA`); a
-    /// `resetPassword` link hands its token back for the new-password screen; a `confirmEmailChange` link makes the
+    /// `resetPassword` or `acceptInvite` link hands its token back for the new-password screen (the invitation is
+    /// accepted with the password: `acceptInvite(token:password:)`); a `confirmEmailChange` link makes the
     /// new address the account's. Other routes need nothing from the client.
     ///
     /// ```swift
@@ -26,6 +27,8 @@ extension LatchClient {
             .emailChanged(try await confirmEmailChange(token: token))
         case .signIn(let token):
             AuthLinkOutcome(try await completeEmailSignIn(token: token))
+        case .acceptInvite(let token):
+            .acceptInvite(token: token)
         case .home, .profile, .itemList, .itemDetail:
             .notAnAuthLink
         }

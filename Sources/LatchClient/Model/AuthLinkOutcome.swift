@@ -7,6 +7,9 @@ public enum AuthLinkOutcome: Hashable, Sendable {
     case mfaRequired(ticket: MFATicket, methods: [MFAMethod])
     /// A `resetPassword` link: show the new-password screen, then call `resetPassword(token:newPassword:)`.
     case resetPassword(token: String)
+    /// An `acceptInvite` link: show the choose-a-password screen, then call `acceptInvite(token:password:)`, which
+    /// signs in.
+    case acceptInvite(token: String)
     /// A `confirmEmailChange` link: the account's address is now the new one (the user as it is now).
     case emailChanged(User)
     /// Any other link: nothing for the client to do; the navigation shows it.
@@ -30,6 +33,7 @@ extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible
         case .signedIn(let user): "signedIn(\(user.email))"
         case .mfaRequired(_, let methods): "mfaRequired(methods: \(methods.map(\.rawValue)))"
         case .resetPassword: "resetPassword(token: <redacted>)"
+        case .acceptInvite: "acceptInvite(token: <redacted>)"
         case .emailChanged(let user): "emailChanged(\(user.email))"
         case .notAnAuthLink: "notAnAuthLink"
         }
@@ -42,7 +46,7 @@ extension AuthLinkOutcome: CustomStringConvertible, CustomDebugStringConvertible
         case .signedIn(let user): Mirror(self, children: ["signedIn": user], displayStyle: .enum)
         case .mfaRequired(let ticket, let methods):
             Mirror(self, children: ["ticket": ticket, "methods": methods], displayStyle: .enum)
-        case .resetPassword: Mirror(self, children: ["token": "<redacted>"], displayStyle: .enum)
+        case .resetPassword, .acceptInvite: Mirror(self, children: ["token": "<redacted>"], displayStyle: .enum)
         case .emailChanged(let user): Mirror(self, children: ["emailChanged": user], displayStyle: .enum)
         case .notAnAuthLink: Mirror(self, children: [:], displayStyle: .enum)
         }

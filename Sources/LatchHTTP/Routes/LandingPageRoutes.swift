@@ -1,8 +1,8 @@
 import AuthCore
 import HTTPServer
 
-/// `GET`/`POST /confirmAuth`, `/resetPassword` and `/confirmEmailChange`, and `GET /signIn`: the web fallback behind
-/// the universal link, for people who open it where the app is not installed (ARCHITECTURE.md, "Mail").
+/// `GET`/`POST /confirmAuth`, `/resetPassword`, `/confirmEmailChange` and `/acceptInvite`, and `GET /signIn`: the
+/// web fallback behind the universal link, for people who open it where the app is not installed (ARCHITECTURE.md, "Mail").
 ///
 /// GET only reads the token's state (mail scanners prefetch links; a GET that spent the token would break sign-up),
 /// and shows a button or a new-password form; the POST redeems it through `AuthService`. A sign-in record is bound to
@@ -18,7 +18,7 @@ struct LandingPageRoutes: Sendable {
     let languages: LandingLanguages
     let clients: ClientInfoResolver
     let checks: LandingFormSubmission.Checks
-    /// Reset hashes the new password, so its POST runs off the MHD threads.
+    /// Reset and accepting an invitation hash the new password, so their POSTs run off the MHD threads.
     let hashingPool: WorkerPool
     let errorReporter: LatchAPI.ErrorReporter?
 
@@ -32,6 +32,7 @@ struct LandingPageRoutes: Sendable {
             case .confirmAddress: router.post(flow.path) { request in confirm(request) }
             case .newPassword: router.post(flow.path, pool: hashingPool) { request in reset(request) }
             case .changeAddress: router.post(flow.path) { request in changeEmail(request) }
+            case .firstPassword: router.post(flow.path, pool: hashingPool) { request in acceptInvite(request) }
             case nil: continue
             }
         }
@@ -164,6 +165,28 @@ struct LandingPageRoutes: Sendable {
             return respond(LandingPage(flow: .reset, state: .done), language)
         } catch {
             return failure(.reset, error, form: form, language)
+        }
+    }
+
+    /// Sets an invited account's first password, which confirms the address; opens no session (the person signs
+    /// in in the app).
+    func acceptInvite(_ request: HTTPRequest) -> HTTPResponse {
+        let form: LandingFormSubmission
+        do {
+            form = try LandingFormSubmission(request, flow: .invite, checks: checks)
+        } catch {
+            return respond(LandingPage(flow: .invite, state: error.state), self.language(of: request))
+        }
+        let language = self.language(of: request, form: form, flow: .invite)
+        do {
+            guard case .token(let token) = form.credential else {
+                return respond(LandingPage(flow: .invite, state: .badForm), language)
+            }
+            try auth.acceptInviteWithoutSession(token: token, password: form.password ?? "",
+                                                ip: clients.clientIP(request))
+            return respond(LandingPage(flow: .invite, state: .done), language)
+        } catch {
+            return failure(.invite, error, form: form, language)
         }
     }
 

@@ -9,6 +9,9 @@ enum LandingFlow: String, Sendable, CaseIterable {
     /// Sign-in by mail. The record is bound to the app instance that asked for it (only that instance keeps the
     /// secret redemption needs), so no browser can ever redeem it: the page has no form and hands the link to the app.
     case signIn = "sign_in"
+    /// An operator's invitation: the page sets the account's first password (no session: the browser would never
+    /// receive its tokens; the person then signs in in the app).
+    case invite
 
     /// Where the universal link points (DeepLinkRouting's path), for GET and, for a flow with a form, POST alike.
     var path: String {
@@ -17,6 +20,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .reset: "/resetPassword"
         case .emailChange: "/confirmEmailChange"
         case .signIn: "/signIn"
+        case .invite: "/acceptInvite"
         }
     }
 
@@ -31,6 +35,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .reset: .newPassword
         case .emailChange: .changeAddress
         case .signIn: nil
+        case .invite: .firstPassword
         }
     }
 
@@ -40,6 +45,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .reset: .reset
         case .emailChange: .emailChange
         case .signIn: .signIn
+        case .invite: .invite
         }
     }
 
@@ -50,6 +56,7 @@ enum LandingFlow: String, Sendable, CaseIterable {
         case .reset: .resetPassword(token: token)
         case .emailChange: .confirmEmailChange(token: token)
         case .signIn: .signIn(token: token)
+        case .invite: .acceptInvite(token: token)
         }
     }
 }
@@ -63,4 +70,6 @@ enum LandingForm: Sendable {
     case newPassword
     /// One button: move the account to the address the mail went to.
     case changeAddress
+    /// An invited account's first password and its button (no second-factor field: an invited account has none).
+    case firstPassword
 }

@@ -46,7 +46,8 @@ struct LandingFormSubmission: Sendable {
                 credential = .token(try form.value("token", maxBytes: FieldLimits.tokenBytes))
             }
             csrf = try form.value(CSRFCookie.fieldName, maxBytes: FieldLimits.tokenBytes)
-            password = flow == .reset ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
+            password = flow.form == .newPassword || flow.form == .firstPassword
+                ? try form.value("password", maxBytes: FieldLimits.passwordBytes) : nil
             secondFactor = flow == .reset
                 ? try form.optionalValue(Self.secondFactorField, maxBytes: FieldLimits.recoveryCodeBytes) : nil
         } catch .unsupportedMediaType {

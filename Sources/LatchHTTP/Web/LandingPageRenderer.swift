@@ -69,6 +69,8 @@ struct LandingPageRenderer: Sendable {
         case .newPassword:
             html += passwordField(problem: problem(of: page.state).map(words.problem), words: words)
             html += secondFactorField(words: words)
+        case .firstPassword:
+            html += passwordField(problem: problem(of: page.state).map(words.problem), words: words)
         }
         html += "<button type=\"submit\">\(e(words.submitLabel(form)))</button>\n"
         return html + "</form>\n"

@@ -34,6 +34,11 @@ struct LandingPageText: Equatable {
         case (.signIn, .used): (heading, message) = (w.usedHeading, w.signInUsed)
         case (.signIn, .superseded): (heading, message) = (w.supersededHeading, w.signInSuperseded)
         case (.signIn, .invalid): (heading, message) = (w.invalidHeading, w.signInInvalid)
+        case (.invite, .ready): (heading, message) = (w.inviteReadyHeading, w.inviteReady)
+        case (.invite, .done): (heading, message) = (w.inviteDoneHeading, w.inviteDone)
+        case (.invite, .expired): (heading, message) = (w.expiredHeading, w.inviteExpired)
+        case (.invite, .used): (heading, message) = (w.usedHeading, w.inviteUsed)
+        case (.invite, .superseded): (heading, message) = (w.supersededHeading, w.inviteSuperseded)
         case (_, .alreadyConfirmed): (heading, message) = (w.alreadyConfirmedHeading, w.alreadyConfirmed)
         default: (heading, message) = Self.common(state, w)
         }

@@ -6,9 +6,11 @@ extension LandingPageWords {
             resetReadyHeading: "Choisissez un nouveau mot de passe",
             emailChangeReadyHeading: "Confirmez votre nouvelle adresse e-mail",
             signInReadyHeading: "Ouvrez l’application sur l’appareil où vous avez demandé à vous connecter",
+            inviteReadyHeading: "Acceptez votre invitation",
             confirmDoneHeading: "Adresse e-mail confirmée",
             resetDoneHeading: "Mot de passe modifié",
             emailChangeDoneHeading: "Adresse e-mail modifiée",
+            inviteDoneHeading: "Invitation acceptée",
             expiredHeading: "Ce lien a expiré",
             usedHeading: "Ce lien a déjà été utilisé",
             supersededHeading: "Ce lien a été remplacé",
@@ -30,11 +32,14 @@ extension LandingPageWords {
             signInReady: "Ce lien ne fonctionne que sur l’appareil où vous avez demandé à vous connecter à "
                 + "\(product). S’il s’agit d’un autre appareil, saisissez-y le code reçu par e-mail dans "
                 + "l’application \(product).",
+            inviteReady: "Choisissez le mot de passe de votre compte \(product). Cela confirme aussi votre adresse e-mail.",
             confirmDone: "Votre adresse e-mail est confirmée. Vous pouvez maintenant vous connecter à \(product).",
             resetDone: "Votre mot de passe a été modifié et tous les appareils ont été déconnectés. Connectez-vous "
                 + "avec votre nouveau mot de passe.",
             emailChangeDone: "Votre compte \(product) utilise maintenant cette adresse e-mail. Utilisez-la "
                 + "désormais pour vous connecter.",
+            inviteDone: "Votre mot de passe est enregistré et votre adresse e-mail confirmée. Connectez-vous à \(product) "
+                + "avec eux.",
             confirmExpired: "Les liens de confirmation ne sont valables que pendant une durée limitée. Ouvrez "
                 + "\(product) et demandez un nouvel e-mail de confirmation.",
             resetExpired: "Les liens de réinitialisation du mot de passe ne sont valables que pendant une durée "
@@ -43,6 +48,9 @@ extension LandingPageWords {
                 + "Demandez à nouveau le changement dans \(product).",
             signInExpired: "Les liens de connexion ne sont valables que pendant une durée limitée. Demandez un "
                 + "nouvel e-mail de connexion dans l’application \(product).",
+            inviteExpired: "Les invitations ne sont valables que pendant une durée limitée. Demandez-en une nouvelle à la "
+                + "personne qui vous a invité, ou demandez une réinitialisation du mot de passe depuis l’écran de "
+                + "connexion.",
             confirmUsed: "Ce lien de confirmation a déjà été utilisé. Si votre adresse est confirmée, vous pouvez "
                 + "vous connecter.",
             resetUsed: "Ce lien de réinitialisation a déjà été utilisé. Demandez un nouveau lien si vous devez "
@@ -51,6 +59,8 @@ extension LandingPageWords {
                 + "nouvelle adresse.",
             signInUsed: "Ce lien de connexion a déjà été utilisé. Pour vous reconnecter, demandez un nouvel e-mail "
                 + "de connexion dans l’application \(product).",
+            inviteUsed: "Cette invitation a déjà été acceptée. Connectez-vous à \(product) avec votre adresse e-mail et votre "
+                + "mot de passe.",
             confirmSuperseded: "Un e-mail plus récent ou un changement de mot de passe a remplacé ce lien. Utilisez "
                 + "le lien du dernier e-mail de \(product), ou demandez-en un nouveau.",
             resetSuperseded: "Le mot de passe a été modifié depuis l’envoi de ce lien, ou un e-mail plus récent l’a "
@@ -60,6 +70,8 @@ extension LandingPageWords {
                 + "le changement.",
             signInSuperseded: "Un e-mail de connexion plus récent ou un changement de mot de passe a remplacé ce "
                 + "lien. Utilisez le dernier e-mail de \(product), ou demandez-en un nouveau dans l’application.",
+            inviteSuperseded: "Cette invitation a été remplacée : le compte a déjà un mot de passe, ou un e-mail plus récent a "
+                + "remplacé le lien. Connectez-vous, ou demandez une réinitialisation depuis l’écran de connexion.",
             invalid: "Vérifiez que vous avez ouvert le lien complet du dernier e-mail.",
             signInInvalid: "Vérifiez que vous avez ouvert le lien complet du dernier e-mail, ou demandez un nouvel "
                 + "e-mail de connexion dans l’application \(product).",
@@ -76,6 +88,7 @@ extension LandingPageWords {
             confirmButton: "Confirmer l’adresse e-mail",
             resetButton: "Enregistrer le mot de passe",
             changeAddressButton: "Changer d’adresse e-mail",
+            acceptInviteButton: "Définir le mot de passe",
             openInApp: "Ouvrir dans l’application \(product)",
             openApp: "Ouvrir l’application \(product)",
             emailLabel: "Adresse e-mail",

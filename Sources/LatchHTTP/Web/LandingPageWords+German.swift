@@ -7,9 +7,11 @@ extension LandingPageWords {
             resetReadyHeading: "Wählen Sie ein neues Passwort",
             emailChangeReadyHeading: "Bestätigen Sie Ihre neue E-Mail-Adresse",
             signInReadyHeading: "Öffnen Sie die App auf dem Gerät, auf dem Sie die Anmeldung angefordert haben",
+            inviteReadyHeading: "Nehmen Sie Ihre Einladung an",
             confirmDoneHeading: "E-Mail-Adresse bestätigt",
             resetDoneHeading: "Passwort geändert",
             emailChangeDoneHeading: "E-Mail-Adresse geändert",
+            inviteDoneHeading: "Einladung angenommen",
             expiredHeading: "Dieser Link ist abgelaufen",
             usedHeading: "Dieser Link wurde bereits verwendet",
             supersededHeading: "Dieser Link wurde ersetzt",
@@ -33,11 +35,15 @@ extension LandingPageWords {
             signInReady: "Dieser Link funktioniert nur auf dem Gerät, auf dem Sie die Anmeldung bei \(product) "
                 + "angefordert haben. Ist das ein anderes Gerät, geben Sie dort den Code aus der E-Mail in der App "
                 + "von \(product) ein.",
+            inviteReady: "Wählen Sie das Passwort für Ihr Konto bei \(product). Damit bestätigen Sie auch Ihre "
+                + "E-Mail-Adresse.",
             confirmDone: "Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt bei \(product) anmelden.",
             resetDone: "Ihr Passwort wurde geändert und alle Geräte wurden abgemeldet. Melden Sie sich mit Ihrem "
                 + "neuen Passwort an.",
             emailChangeDone: "Ihr Konto bei \(product) verwendet jetzt diese E-Mail-Adresse. Melden Sie sich ab "
                 + "sofort damit an.",
+            inviteDone: "Ihr Passwort ist festgelegt und Ihre E-Mail-Adresse bestätigt. Melden Sie sich damit bei "
+                + "\(product) an.",
             confirmExpired: "Bestätigungslinks sind nur begrenzt gültig. Öffnen Sie \(product) und fordern Sie eine "
                 + "neue Bestätigungs-E-Mail an.",
             resetExpired: "Links zum Zurücksetzen des Passworts sind nur begrenzt gültig. Fordern Sie auf dem "
@@ -46,6 +52,8 @@ extension LandingPageWords {
                 + "\(product) erneut an.",
             signInExpired: "Anmeldelinks sind nur begrenzt gültig. Fordern Sie in der App von \(product) eine neue "
                 + "Anmelde-E-Mail an.",
+            inviteExpired: "Einladungen sind nur begrenzt gültig. Bitten Sie die Person, die Sie eingeladen hat, um eine "
+                + "neue, oder fordern Sie auf dem Anmeldebildschirm das Zurücksetzen des Passworts an.",
             confirmUsed: "Dieser Bestätigungslink wurde bereits verwendet. Wenn Ihre Adresse bestätigt ist, können "
                 + "Sie sich anmelden.",
             resetUsed: "Dieser Link zum Zurücksetzen wurde bereits verwendet. Fordern Sie einen neuen Link an, wenn "
@@ -54,6 +62,8 @@ extension LandingPageWords {
                 + "mit der neuen Adresse an.",
             signInUsed: "Dieser Anmeldelink wurde bereits verwendet. Um sich erneut anzumelden, fordern Sie in der "
                 + "App von \(product) eine neue Anmelde-E-Mail an.",
+            inviteUsed: "Diese Einladung wurde bereits angenommen. Melden Sie sich mit Ihrer E-Mail-Adresse und Ihrem "
+                + "Passwort bei \(product) an.",
             confirmSuperseded: "Eine neuere E-Mail oder eine Passwortänderung hat diesen Link ersetzt. Verwenden Sie "
                 + "den Link aus der neuesten E-Mail von \(product) oder fordern Sie einen neuen an.",
             resetSuperseded: "Das Passwort wurde geändert, seit dieser Link verschickt wurde, oder eine neuere E-Mail "
@@ -63,6 +73,8 @@ extension LandingPageWords {
                 + "erneut an.",
             signInSuperseded: "Eine neuere Anmelde-E-Mail oder eine Passwortänderung hat diesen Link ersetzt. "
                 + "Verwenden Sie die neueste E-Mail von \(product) oder fordern Sie in der App eine neue an.",
+            inviteSuperseded: "Diese Einladung wurde ersetzt: Das Konto hat bereits ein Passwort, oder eine neuere E-Mail hat "
+                + "den Link ersetzt. Melden Sie sich an oder setzen Sie das Passwort auf dem Anmeldebildschirm zurück.",
             invalid: "Prüfen Sie, ob Sie den vollständigen Link aus der neuesten E-Mail geöffnet haben.",
             signInInvalid: "Prüfen Sie, ob Sie den vollständigen Link aus der neuesten E-Mail geöffnet haben, oder "
                 + "fordern Sie in der App von \(product) eine neue Anmelde-E-Mail an.",
@@ -79,6 +91,7 @@ extension LandingPageWords {
             confirmButton: "E-Mail-Adresse bestätigen",
             resetButton: "Neues Passwort festlegen",
             changeAddressButton: "E-Mail-Adresse ändern",
+            acceptInviteButton: "Passwort festlegen",
             openInApp: "In der App von \(product) öffnen",
             openApp: "App von \(product) öffnen",
             emailLabel: "E-Mail-Adresse",

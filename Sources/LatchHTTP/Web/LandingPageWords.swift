@@ -9,9 +9,11 @@ struct LandingPageWords: Sendable {
     let resetReadyHeading: String
     let emailChangeReadyHeading: String
     let signInReadyHeading: String
+    let inviteReadyHeading: String
     let confirmDoneHeading: String
     let resetDoneHeading: String
     let emailChangeDoneHeading: String
+    let inviteDoneHeading: String
     let expiredHeading: String
     let usedHeading: String
     let supersededHeading: String
@@ -31,21 +33,26 @@ struct LandingPageWords: Sendable {
     /// When the addresses are not known.
     let emailChangeReadyUnknown: String
     let signInReady: String
+    let inviteReady: String
     let confirmDone: String
     let resetDone: String
     let emailChangeDone: String
+    let inviteDone: String
     let confirmExpired: String
     let resetExpired: String
     let emailChangeExpired: String
     let signInExpired: String
+    let inviteExpired: String
     let confirmUsed: String
     let resetUsed: String
     let emailChangeUsed: String
     let signInUsed: String
+    let inviteUsed: String
     let confirmSuperseded: String
     let resetSuperseded: String
     let emailChangeSuperseded: String
     let signInSuperseded: String
+    let inviteSuperseded: String
     let invalid: String
     let signInInvalid: String
     let emailTaken: String
@@ -61,6 +68,7 @@ struct LandingPageWords: Sendable {
     let confirmButton: String
     let resetButton: String
     let changeAddressButton: String
+    let acceptInviteButton: String
     let openInApp: String
     let openApp: String
     let emailLabel: String
@@ -98,6 +106,7 @@ extension LandingPageWords {
         case .confirmAddress: confirmButton
         case .newPassword: resetButton
         case .changeAddress: changeAddressButton
+        case .firstPassword: acceptInviteButton
         }
     }
 

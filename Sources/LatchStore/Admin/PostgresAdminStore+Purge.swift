@@ -85,8 +85,10 @@ extension PostgresAdminStore {
     /// `unconfirmed_purged` row with its id and no address. Its rows affected are those audit rows, one per account.
     ///
     /// Confirmation is what shows an address is its owner's, so a confirmed account is never purged, disabled or
-    /// not. Only the account's own rows (by `user_id`) are touched: rate limits and sign-in failures are kept by
-    /// address, not account, and go under the retention like any other. The DELETE re-checks
+    /// not. An invited account waits for its invitation (`LATCH_INVITE_TTL` may outlive `unconfirmedTTL`): it is
+    /// kept while the invitation is live, and goes with the first purge after it ended unaccepted. Only the
+    /// account's own rows (by `user_id`) are touched: rate limits and sign-in failures are kept by address, not
+    /// account, and go under the retention like any other. The DELETE re-checks
     /// `email_confirmed_at` on a row a confirmation updated meanwhile (READ COMMITTED), so an account confirmed
     /// while the purge runs stays.
     private func unconfirmedAccountsPurge(now: Date, ttl: TimeInterval, actor: String?, source: String) throws
@@ -97,7 +99,10 @@ extension PostgresAdminStore {
         detail["actor"] = actor
         return """
             WITH purged AS (
-                DELETE FROM users WHERE email_confirmed_at IS NULL AND created_at < \(cutoff)
+                DELETE FROM users u WHERE u.email_confirmed_at IS NULL AND u.created_at < \(cutoff)
+                  AND NOT EXISTS (SELECT 1 FROM auth_tokens t
+                                  WHERE t.user_id = u.id AND t.purpose = 'invite' AND t.used_at IS NULL
+                                    AND t.superseded_at IS NULL AND t.expires_at > \(now))
                 RETURNING id
             ), dropped_mail AS (
                 DELETE FROM outbox

@@ -33,7 +33,7 @@ public enum MailPlaceholders {
     private static func specific(_ kind: MailKind) -> [String] {
         let link = ["link", "expiry", "code"]
         switch kind {
-        case .confirmEmail, .resetPassword, .signupAttempt, .passwordChanged, .finishSignUp: return link
+        case .confirmEmail, .resetPassword, .signupAttempt, .passwordChanged, .finishSignUp, .acceptInvite: return link
         case .confirmEmailChange: return link + ["other_address"]
         case .signIn: return link + ["device"]
         case .emailChangeRequested: return ["other_address"]

@@ -1,8 +1,8 @@
 import AuthCore
 import Foundation
 
-/// `latchctl users create|confirm|set-email|disable|enable|unlock|delete`: account changes, each through `AdminOperations` so
-/// the API's rules (email form, password policy, Argon2id) and the audit trail apply.
+/// `latchctl users create|invite|confirm|set-email|disable|enable|unlock|delete`: account changes, each through
+/// `AdminOperations` so the API's rules (email form, password policy, Argon2id) and the audit trail apply.
 enum UserChangeCommands {
     private static let email = PositionalSpec(name: "EMAIL", help: "the user's email address")
 
@@ -20,6 +20,17 @@ enum UserChangeCommands {
                     password nobody knows; send a reset link (latchctl link reset --email EMAIL --send).
                     """,
                 action: create),
+            CommandSpec(
+                name: "invite", summary: "Create a user without a password and mail an invitation.",
+                options: [.value("locale", "L",
+                                 "the language of the mail and the account (e.g. de); default: LATCH_DEFAULT_LOCALE")],
+                positionals: [email],
+                discussion: """
+                    The invitation's link and code (LATCH_INVITE_TTL, 7d) let the person choose the password, which
+                    confirms the address and signs in; the link's landing page does it in a browser. An address
+                    that has an account is refused (email taken) and gets no mail.
+                    """,
+                action: invite),
             CommandSpec(name: "confirm", summary: "Mark the user's email confirmed.", positionals: [email], action: confirm),
             CommandSpec(
                 name: "set-email", summary: "Change the user's email address (support: the old mailbox is lost).",
@@ -67,6 +78,22 @@ enum UserChangeCommands {
                 + "'latchctl link reset --email \(Display.text(user.email)) --send'"
         }
         return CommandOutput(text: text, json: .object(UsersCommand.userJSON(user)))
+    }
+
+    static func invite(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {
+        // The invitation is mailed, so the mail settings latchd needs must be there (else exit 2, nothing written).
+        let invitation = try context.operations(queuesMail: true)
+            .invite(email: try arguments.required("EMAIL"), locale: arguments.value("locale"))
+        let user = invitation.user
+        let object: [String: JSONValue] = [
+            "id": .string(user.id.description), "email": .string(user.email), "locale": .string(invitation.locale),
+            "confirmed_at": .date(user.confirmedAt), "expires_at": .date(invitation.expiresAt),
+            "mail_queued": .bool(true),
+        ]
+        return CommandOutput(
+            text: "invited \(Display.text(user.email)) (\(user.id)); the invitation (\(invitation.locale)) is queued "
+                + "and works until \(Display.timestamp(invitation.expiresAt))",
+            json: .object(object))
     }
 
     static func confirm(_ arguments: ParsedArguments, _ context: CommandContext) throws -> CommandOutput {

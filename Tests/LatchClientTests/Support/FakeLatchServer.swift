@@ -155,6 +155,16 @@ final class FakeLatchServer: HTTPTransport, Sendable {
         case ("POST", "/v1/confirm"):
             return fields["token"] as? String == "confirm-token" ? newSession(withDevice: false)
                 : Self.error(400, "invalid_token")
+        case ("POST", "/v1/invite/accept"):
+            if let refusal = Self.strict(fields, allowed: ["token", "email", "code", "password"], required: ["password"]) {
+                return refusal
+            }
+            if (fields["password"] as? String)?.count ?? 0 < 8 { return Self.error(422, "weak_password") }
+            switch fields["token"] as? String ?? fields["code"] as? String {
+            case "invite-token", "12345678": return newSession(withDevice: false)
+            case "used-token": return Self.error(409, "token_used")
+            default: return Self.error(400, "invalid_token")
+            }
         case ("POST", "/v1/token/refresh"):
             await refreshGate.pass()
             return refresh(fields["refresh_token"] as? String ?? "")

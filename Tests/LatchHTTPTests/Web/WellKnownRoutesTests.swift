@@ -14,7 +14,7 @@ import Testing
         #expect(response.headers["Location"] == nil)
         #expect(response.text == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","#
             + #""ABCDE12345.com.example.beta"],"components":[{"/":"/confirmAuth"},{"/":"/resetPassword"},"#
-            + #"{"/":"/confirmEmailChange"},{"/":"/signIn"},{"/":"/home/*"}]}]},"#
+            + #"{"/":"/confirmEmailChange"},{"/":"/signIn"},{"/":"/acceptInvite"},{"/":"/home/*"}]}]},"#
             + #""webcredentials":{"apps":["ABCDE12345.com.example.app","ABCDE12345.com.example.beta"]}}"#)
     }
 
