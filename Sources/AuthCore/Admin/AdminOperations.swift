@@ -26,6 +26,8 @@ public struct AdminOperations: Sendable {
         /// No such passkey, or it belongs to another user.
         case unknownPasskey(id: PasskeyID, email: String)
         case unknownIdentity(id: IdentityID, email: String)
+        /// No user has this id (the admin API names users by id).
+        case unknownUserID(UserID)
 
         /// One line for the operator, naming the email or session.
         public var description: String {
@@ -38,6 +40,7 @@ public struct AdminOperations: Sendable {
             case .invalidLifetime: "the link lifetime must be positive"
             case .unknownPasskey(let id, let email): "user \(email) has no passkey \(id)"
             case .unknownIdentity(let id, let email): "user \(email) has no linked identity \(id)"
+            case .unknownUserID(let id): "no user with id \(id)"
             }
         }
     }
@@ -64,14 +67,22 @@ public struct AdminOperations: Sendable {
     public let service: AuthService
     /// The operator's name, written into every audit row this value makes.
     public let actor: String
+    /// Where the operator acted from, written beside `actor`: `latchctl`, or `apiSource` for the admin API.
+    public let source: String
+
+    /// The `source` of the admin HTTP API's audit rows.
+    public static let apiSource = "admin_api"
 
     /// - Parameters:
     ///   - service: latchd's service, built on the same configuration and ports (its store makes the operator-only
     ///     writes too, in the same transactions as their audit rows).
-    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
-    public init(service: AuthService, actor: String) {
+    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`; the admin API:
+    ///     `apikey:<name>`).
+    ///   - source: `latchctl`, or `AdminOperations.apiSource`.
+    public init(service: AuthService, actor: String, source: String = "latchctl") {
         self.service = service
         self.actor = actor
+        self.source = source
     }
 
     private var ports: AuthPorts { service.ports }
@@ -85,6 +96,13 @@ public struct AdminOperations: Sendable {
         return user
     }
 
+    /// The user with this id.
+    /// - Throws: `Failure.unknownUserID`.
+    public func user(id: UserID) throws -> UserRecord {
+        guard let user = try ports.store.findUser(id: id) else { throw Failure.unknownUserID(id) }
+        return user
+    }
+
     // MARK: - Links
 
     /// Issues a fresh confirm or reset token for the user, stored hashed like the API's, and audits it
@@ -94,7 +112,20 @@ public struct AdminOperations: Sendable {
     ///   - send: also queue the mail, in the token's transaction (`TokenStore.issueToken`), as the API does.
     /// - Throws: `Failure.unknownUser`, `.userDisabled`, `.alreadyConfirmed`, `.invalidLifetime`.
     public func issueLink(email: String, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws -> IssuedLink {
-        let user = try user(email: email)
+        try issueLink(for: try user(email: email), purpose: purpose, ttl: ttl, send: send)
+    }
+
+    /// `issueLink(email:…)` for the user with this id (the admin API's `POST /admin/v1/users/{id}/links`).
+    /// - Throws: `Failure.unknownUserID`, `.userDisabled`, `.alreadyConfirmed`, `.invalidLifetime`.
+    public func issueLink(userID: UserID, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws
+        -> IssuedLink
+    {
+        try issueLink(for: try user(id: userID), purpose: purpose, ttl: ttl, send: send)
+    }
+
+    private func issueLink(for user: UserRecord, purpose: TokenPurpose, ttl: TimeInterval?, send: Bool) throws
+        -> IssuedLink
+    {
         if user.isDisabled { throw Failure.userDisabled(email: user.email) }
         if purpose == .confirm, user.isConfirmed { throw Failure.alreadyConfirmed(email: user.email) }
         let lifetime = ttl ?? defaultLifetime(purpose)
@@ -399,7 +430,7 @@ public struct AdminOperations: Sendable {
     private func event(_ name: AuditEventName, user: UserID, detail: [String: String]) -> AuditEvent {
         var detail = detail
         detail["actor"] = actor
-        detail["source"] = "latchctl"
+        detail["source"] = source
         return AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: nil, detail: detail)
     }
 }
