@@ -53,6 +53,8 @@ public struct AdminOperations: Sendable {
         public var purpose: TokenPurpose
         /// The raw token; only its SHA-256 was stored.
         public var token: String
+        /// The one-time code redeemable with the address instead of the link; only its HMAC was stored.
+        public var code: String
         /// `https://links.example.com/confirmAuth?token=…`, the form mails carry.
         public var universalURL: URL
         /// `myapp://confirmAuth?token=…`, for opening the app directly on a device.
@@ -135,17 +137,22 @@ public struct AdminOperations: Sendable {
         let expiresAt = now.addingTimeInterval(lifetime)
         let raw = ports.tokenGenerator.makeToken()
         let hash = ports.tokenGenerator.digest(raw)
+        // The code beside the link, as the API's mails carry one: typed on another device than the mailbox's.
+        let code = ports.codes.makeCode()
+        let codeDigest = ports.codes.digest(code: code, userID: user.id, purpose: purpose)
         let link: AppDeepLink = purpose == .confirm ? .confirmAuth(token: raw) : .resetPassword(token: raw)
         let universal = service.linkPrinter.universalURL(for: link)
         try ports.store.transaction { store in
             if send {
                 let mail = service.notice(MailRequest(
                     kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
-                    deepLink: universal, linkLifetime: lifetime), of: user)
+                    deepLink: universal, linkLifetime: lifetime, code: code), of: user)
                 try store.issueToken(NewToken(
-                    hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
+                    hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail,
+                    codeDigest: codeDigest))
             } else {
-                try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt)
+                try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt,
+                                      codeDigest: codeDigest)
             }
             try store.record(event(.tokenIssuedByCLI, user: user.id, detail: [
                 "purpose": purpose.rawValue, "sent": String(send),
@@ -153,7 +160,7 @@ public struct AdminOperations: Sendable {
             ]))
         }
         return IssuedLink(
-            user: user.publicUser, purpose: purpose, token: raw, universalURL: universal,
+            user: user.publicUser, purpose: purpose, token: raw, code: code, universalURL: universal,
             customSchemeURL: service.linkPrinter.customSchemeURL(for: link), expiresAt: expiresAt, mailQueued: send)
     }
 
