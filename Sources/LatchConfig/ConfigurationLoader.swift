@@ -14,6 +14,8 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_SECRET_KEY", "the server secret: base64 of 32 random bytes (make one: latchctl secret generate)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
         ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),
+        ("LATCH_ADMIN_LISTEN", "address of the admin API, /admin/v1 (the metrics address: one listener for both; empty: none)",
+         "LATCH_METRICS_LISTEN"),
         ("LATCH_THREADS", "HTTP threads", "twice the number of cores"),
         ("LATCH_HASH_WORKERS", "password-hashing threads", "number of cores"),
         ("LATCH_DB_POOL_SIZE", "PostgreSQL connections", "threads + hash workers + outbox and webhook workers + 3"),
