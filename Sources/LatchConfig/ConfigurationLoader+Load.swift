@@ -113,7 +113,8 @@ extension ConfigurationLoader {
                 forgotPerIP: try rate("LATCH_RATE_FORGOT_IP"),
                 forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL"),
                 codePerIP: try rate("LATCH_RATE_CODE_IP"),
-                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL")
+                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL"),
+                adminKeyPerIP: try rate("LATCH_RATE_ADMIN_KEY_IP")
             ),
             lockout: LockoutPolicy(
                 threshold: try integer("LATCH_LOCKOUT_THRESHOLD", range: 1...1000),

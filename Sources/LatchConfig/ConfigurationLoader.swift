@@ -74,6 +74,7 @@ public struct ConfigurationLoader: Sendable {
         ("LATCH_RATE_FORGOT_EMAIL", "password-reset requests per email", "3/1h"),
         ("LATCH_RATE_CODE_IP", "typed codes (confirm, reset) per client address", "30/1h"),
         ("LATCH_RATE_CODE_EMAIL", "typed codes (confirm, reset) per email", "10/1h"),
+        ("LATCH_RATE_ADMIN_KEY_IP", "refused admin API keys per client address", "20/5m"),
         ("LATCH_LOCKOUT_THRESHOLD", "failed sign-ins for one email before backoff", "5"),
         ("LATCH_LOCKOUT_BASE", "first backoff after the threshold (doubles each failure)", "30s"),
         ("LATCH_LOCKOUT_CAP", "longest backoff", "15m"),

@@ -107,13 +107,9 @@ public struct LatchAPI: Sendable {
     /// 404 for every `/admin/` path.
     /// - Parameters:
     ///   - directory: the reads of `users` behind `GET /admin/v1/users`.
-    ///   - failureLimit: refused keys per client address before 429.
-    public func registerAdmin(
-        on router: inout Router, directory: any AdminUserDirectory,
-        failureLimit: RateLimitRule = AdminAPIKeys.defaultFailureLimit
-    ) {
-        AdminRoutes(context: context, keys: AdminAPIKeys(service: context.auth, failureLimit: failureLimit),
-                    directory: directory).register(on: &router)
+    public func registerAdmin(on router: inout Router, directory: any AdminUserDirectory) {
+        AdminRoutes(context: context, keys: AdminAPIKeys(service: context.auth), directory: directory)
+            .register(on: &router)
     }
 
     /// Counts a finished request in `metrics`; pass it as `HTTPServer`'s `onRequestCompleted` (or call it from

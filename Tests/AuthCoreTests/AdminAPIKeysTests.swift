@@ -6,8 +6,8 @@ import Testing
 /// The admin API's keys over the in-memory fakes: the key's text, the rule a presented key passes, scopes,
 /// expiry, revocation, the failure limit, and the operator's audit rows.
 @Suite struct AdminAPIKeysTests {
-    let harness = Harness()
-    var keys: AdminAPIKeys { AdminAPIKeys(service: harness.service, failureLimit: RateLimitRule(limit: 3, window: 60)) }
+    let harness = Harness(configure: { $0.rateLimits.adminKeyPerIP = RateLimitRule(limit: 3, window: 60) })
+    var keys: AdminAPIKeys { AdminAPIKeys(service: harness.service) }
 
     static let secret = String(repeating: "A", count: 42) + "_"
 

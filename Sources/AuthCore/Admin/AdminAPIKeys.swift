@@ -40,17 +40,16 @@ public struct AdminAPIKeys: Sendable {
 
     /// `lastUsedAt` is written only when it is at least this old, so a busy key costs no write per call.
     public static let touchInterval: TimeInterval = 60
-    /// Refused calls per client address (an IPv6 client by its /64) before 429: a 256-bit secret cannot be
-    /// guessed, but a misconfigured client or a scanner should not cost a database read per request unbounded.
-    public static let defaultFailureLimit = RateLimitRule(limit: 20, window: 300)
-
     public let service: AuthService
-    public let failureLimit: RateLimitRule
 
-    public init(service: AuthService, failureLimit: RateLimitRule = AdminAPIKeys.defaultFailureLimit) {
+    public init(service: AuthService) {
         self.service = service
-        self.failureLimit = failureLimit
     }
+
+    /// Refused calls per client address (an IPv6 client by its /64) before 429 (`LATCH_RATE_ADMIN_KEY_IP`): a
+    /// 256-bit secret cannot be guessed, but a misconfigured client or a scanner should not cost a database read
+    /// per request without bound.
+    public var failureLimit: RateLimitRule { service.configuration.rateLimits.adminKeyPerIP }
 
     private var ports: AuthPorts { service.ports }
 
