@@ -17,9 +17,9 @@ struct AdminQuery {
         self.values = values
     }
 
-    /// The parameter's value; an empty one counts as absent (`cursor=` on the first page).
+    /// The parameter's value as sent (`email=` is an empty address, not no filter).
     subscript(_ name: String) -> String? {
-        values[name].flatMap { $0.isEmpty ? nil : $0 }
+        values[name]
     }
 
     func integer(_ name: String, in range: ClosedRange<Int>) throws(AdminQueryError) -> Int? {

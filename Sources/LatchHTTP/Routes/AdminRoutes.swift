@@ -27,7 +27,8 @@ struct AdminRoutes: Sendable {
         let query = try AdminQuery(request, allowed: Self.usersParameters)
         let limit = try query.integer("limit", in: AdminUserQuery.limits) ?? Self.defaultLimit
         var cursor: AdminUserCursor?
-        if let text = query["cursor"] {
+        // `cursor=` is the first page, so a client can always send the parameter.
+        if let text = query["cursor"], !text.isEmpty {
             guard let decoded = AdminUserCursor(text: text) else { throw AdminQueryError.invalidCursor }
             cursor = decoded
         }
