@@ -293,11 +293,26 @@ public struct AdminOperations: Sendable {
 
     // MARK: - Sessions
 
+    /// The user's live sessions, newest first (the admin API's `GET /admin/v1/users/{id}/sessions`).
+    /// - Throws: `Failure.unknownUserID`.
+    public func liveSessions(userID: UserID) throws -> [SessionActivity] {
+        try ports.store.liveSessions(userID: try user(id: userID).id, now: ports.clock.now())
+    }
+
     /// Revokes every live session of the user; audited as `session_revoked` (scope global).
     /// - Returns: how many sessions were live.
     public func revokeAllSessions(email: String) throws -> Int {
-        let user = try user(email: email)
-        return try ports.store.transaction { store in
+        try revokeAllSessions(of: try user(email: email))
+    }
+
+    /// `revokeAllSessions(email:)` for the user with this id (`DELETE /admin/v1/users/{id}/sessions`).
+    /// - Throws: `Failure.unknownUserID`.
+    public func revokeAllSessions(userID: UserID) throws -> Int {
+        try revokeAllSessions(of: try user(id: userID))
+    }
+
+    private func revokeAllSessions(of user: UserRecord) throws -> Int {
+        try ports.store.transaction { store in
             let revoked = try store.revokeAllSessions(userID: user.id, except: nil, at: ports.clock.now())
             try store.record(event(.sessionRevoked, user: user.id, detail: [
                 "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),

@@ -18,6 +18,8 @@ struct AdminRoutes: Sendable {
         router.get("/admin/v1/users", handler: read(.usersRead, route: "/admin/v1/users", listUsers))
         router.get("/admin/v1/users/:id", handler: read(.usersRead, route: "/admin/v1/users/:id", user))
         router.post("/admin/v1/users/:id/links", handler: write(.linksIssue, issueLink))
+        router.get("/admin/v1/users/:id/sessions", handler: read(.usersRead, route: "/admin/v1/users/:id/sessions", sessions))
+        router.delete("/admin/v1/users/:id/sessions", handler: write(.sessionsRevoke, revokeSessions))
     }
 
     // MARK: - Handlers
@@ -71,6 +73,20 @@ struct AdminRoutes: Sendable {
         return APIJSON.response(
             AdminLinkResponse(link: issued.universalURL.absoluteString, code: issued.code, expiresAt: issued.expiresAt),
             status: .created)
+    }
+
+    /// 200 `{"sessions": […]}`: the user's live sessions, newest first (none is `current`).
+    func sessions(_ request: HTTPRequest, _ key: AdminAPIKey) throws -> (HTTPResponse, UserID?) {
+        _ = try AdminQuery(request, allowed: [])
+        let id = try userID(request)
+        return (APIJSON.response(SessionListResponse(try operations(key).liveSessions(userID: id), current: nil)), id)
+    }
+
+    /// 200 `{"revoked_sessions": n}`: every live session of the user ended (latchctl sessions revoke --all).
+    func revokeSessions(_ request: HTTPRequest, _ key: AdminAPIKey) throws -> HTTPResponse {
+        _ = try AdminQuery(request, allowed: [])
+        let revoked = try operations(key).revokeAllSessions(userID: try userID(request))
+        return APIJSON.response(["revoked_sessions": revoked])
     }
 
     // MARK: - Shared steps

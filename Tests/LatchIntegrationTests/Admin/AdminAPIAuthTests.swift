@@ -10,6 +10,8 @@ import Testing
         ("GET", "/admin/v1/users", nil, .usersRead),
         ("GET", "/admin/v1/users/:id", nil, .usersRead),
         ("POST", "/admin/v1/users/:id/links", #"{"purpose":"reset"}"#, .linksIssue),
+        ("GET", "/admin/v1/users/:id/sessions", nil, .usersRead),
+        ("DELETE", "/admin/v1/users/:id/sessions", nil, .sessionsRevoke),
     ]
 
     @Test func eachRouteNeedsALiveKeyWithItsScope() throws {

@@ -165,4 +165,29 @@ import Testing
             SELECT count(*)::int8 FROM audit_log WHERE event = 'token_issued_by_cli' AND detail->>'actor' = 'apikey:support'
             """) == 2)
     }
+
+    @Test func sessionsAreListedAndEndedLikeLatchctlDoes() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        let reader = try app.adminKey("reader", [.usersRead])
+        let revoker = try app.adminKey("revoker", [.sessionsRevoke])
+        _ = try app.signUp("ann@example.com", "correct horse battery")
+        try app.pool.query("UPDATE users SET email_confirmed_at = now()")
+        let signedIn = try app.signIn("ann@example.com", "correct horse battery")
+        #expect(signedIn.status == 200, "\(signedIn.text)")
+        let id = try #require(try app.pool.query("SELECT id::text FROM users").first?.decode(String.self, column: 0))
+
+        let listed = try app.admin("GET", "/admin/v1/users/\(id)/sessions", key: reader)
+        #expect(listed.status == 200 && listed.text.contains(#""current":false"#), "\(listed.text)")
+        let ended = try app.admin("DELETE", "/admin/v1/users/\(id)/sessions", key: revoker)
+        #expect(ended.status == 200 && ended.text == #"{"revoked_sessions":1}"#, "\(ended.text)")
+        #expect(try app.admin("GET", "/admin/v1/users/\(id)/sessions", key: reader).text == #"{"sessions":[]}"#)
+        #expect(try app.count("""
+            SELECT count(*)::int8 FROM audit_log WHERE event = 'session_revoked' AND detail->>'actor' = 'apikey:revoker'
+              AND detail->>'source' = 'admin_api'
+            """) == 1)
+        let unknown = try app.admin("DELETE", "/admin/v1/users/00000000-0000-0000-0000-000000000000/sessions",
+                                    key: revoker)
+        #expect(unknown.status == 404)
+    }
 }
