@@ -255,18 +255,58 @@ extension LatchApplication {
             errorReporter: errorReporter(log))
     }
 
-    /// The Prometheus listener: one thread and the metrics route only. Scrapes are not counted in the request
-    /// metrics, which describe the API.
-    static func makeMetricsServer(configuration: LatchConfiguration, api: LatchAPI, log: LogWriter) -> HTTPServer? {
-        guard let address = configuration.metricsListen else { return nil }
-        var router = Router()
-        api.registerMetrics(on: &router)
-        return HTTPServer(
+    /// The private listeners: `/metrics` on LATCH_METRICS_LISTEN, the admin API on LATCH_ADMIN_LISTEN, one server
+    /// when the two addresses are one (the default). Neither is counted in the request metrics, which describe the
+    /// public API.
+    static func makePrivateServers(
+        configuration: LatchConfiguration, api: LatchAPI, pool: PostgresPool, log: LogWriter
+    ) -> (metrics: HTTPServer?, admin: HTTPServer?) {
+        let metricsAddress = configuration.metricsListen
+        let adminAddress = configuration.adminListen
+        let shared = metricsAddress != nil && adminAddress == metricsAddress
+        var metricsRouter = Router()
+        api.registerMetrics(on: &metricsRouter)
+        var adminRouter = shared ? metricsRouter : Router()
+        if adminAddress != nil { api.registerAdmin(on: &adminRouter, directory: PostgresAdminStore(pool: pool)) }
+        let metrics = metricsAddress.map { address in
+            shared ? adminServer(address, router: adminRouter, configuration: configuration, log: log)
+                : HTTPServer(
+                    configuration: HTTPServerConfiguration(
+                        host: address.host, port: Int(address.port), threadCount: 1,
+                        connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 8,
+                        maxBodyBytes: 1024),
+                    responder: metricsRouter, onLibraryMessage: libraryMessageLogger(log))
+        }
+        let admin = shared ? nil
+            : adminAddress.map { adminServer($0, router: adminRouter, configuration: configuration, log: log) }
+        return (metrics, admin)
+    }
+
+    /// The admin API's listener (with `/metrics` when they share it): two threads, since an admin call reads the
+    /// database while a scrape may wait; bodies up to the public API's 64 KiB; the API's headers and its 503 for
+    /// failures outside the rules; a request line in the log for every call, as on the public port.
+    private static func adminServer(
+        _ address: LatchConfiguration.ListenAddress, router: Router, configuration: LatchConfiguration, log: LogWriter
+    ) -> HTTPServer {
+        HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: address.host, port: Int(address.port), threadCount: 1,
-                connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 8,
-                maxBodyBytes: 1024),
-            responder: router, onLibraryMessage: libraryMessageLogger(log))
+                host: address.host, port: Int(address.port), threadCount: 2,
+                connectionTimeoutSeconds: Int(configuration.connectionTimeout), maxConnectionsPerIP: 16,
+                headerTimeout: .seconds(configuration.requestDeadlines.headers),
+                bodyTimeout: .seconds(configuration.requestDeadlines.body),
+                defaultHeaders: LatchAPI.defaultHeaders),
+            responder: router,
+            onUnexpectedError: LatchAPI.unexpectedErrorHandler(reporter: errorReporter(log)),
+            onRequestCompleted: { entry in
+                guard entry.path.hasPrefix("/admin/") else { return }
+                log.log("request", [
+                    "listener": .string("admin"), "method": .string(entry.method),
+                    "route": .string(entry.route ?? RequestMetrics.unmatchedRoute), "path": .string(entry.path),
+                    "status": .int(entry.status), "duration_us": .int(entry.durationMicroseconds),
+                    "ip": .string(entry.clientAddress),
+                ], buffered: true)
+            },
+            onLibraryMessage: libraryMessageLogger(log))
     }
 
     /// Gauges and counters for /metrics that the HTTP layer cannot see itself.

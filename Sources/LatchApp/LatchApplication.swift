@@ -20,8 +20,11 @@ public final class LatchApplication: Sendable {
     public let pool: PostgresPool
     public let service: AuthService
     private let server: HTTPServer
-    /// `/metrics` alone, on `LATCH_METRICS_LISTEN`; nil when that is empty.
+    /// `/metrics` on `LATCH_METRICS_LISTEN`, with the admin API when `LATCH_ADMIN_LISTEN` is the same address;
+    /// nil when that is empty.
     private let metricsServer: HTTPServer?
+    /// The admin API on an address of its own; nil when it shares the metrics listener or is off.
+    private let adminServer: HTTPServer?
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
     private let outboxWakeup: PostgresOutboxWakeup?
@@ -99,7 +102,7 @@ public final class LatchApplication: Sendable {
                 ], buffered: true)
             },
             onLibraryMessage: Self.libraryMessageLogger(log))
-        metricsServer = Self.makeMetricsServer(configuration: configuration, api: api, log: log)
+        (metricsServer, adminServer) = Self.makePrivateServers(configuration: configuration, api: api, pool: pool, log: log)
         api.connections.observe(server)
     }
 
@@ -109,11 +112,19 @@ public final class LatchApplication: Sendable {
     /// The port the metrics listener is bound to, nil when there is none.
     public var metricsPort: Int? { metricsServer?.port }
 
+    /// The port the admin API is served on (the metrics listener's when they share it), nil when it is off.
+    public var adminPort: Int? {
+        guard configuration.adminListen != nil else { return nil }
+        return adminServer?.port ?? metricsServer?.port
+    }
+
     public func start() throws {
         try server.start()
         do {
             try metricsServer?.start()
+            try adminServer?.start()
         } catch {
+            metricsServer?.stop(timeout: .seconds(1))
             server.stop(timeout: .seconds(1))
             throw error
         }
@@ -127,6 +138,7 @@ public final class LatchApplication: Sendable {
     public func stop() {
         server.stop(timeout: .seconds(10))
         metricsServer?.stop(timeout: .seconds(2))
+        adminServer?.stop(timeout: .seconds(2))
         hashPool.shutdown()
         for job in jobs { job.stop(timeout: .seconds(10)) }
         webhookWorker?.requestStop()

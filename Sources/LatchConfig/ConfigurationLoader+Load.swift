@@ -20,11 +20,13 @@ extension ConfigurationLoader {
         )
         let webhooks = try webhooks()
         let listen = try listenAddress("LATCH_LISTEN")
+        let metricsListen = try metricsListenAddress(apart: listen)
         let configuration = LatchConfiguration(
             databaseURL: try databaseURL(),
             serverSecret: try serverSecret(),
             listen: listen,
-            metricsListen: try metricsListenAddress(apart: listen),
+            metricsListen: metricsListen,
+            adminListen: try adminListenAddress(apart: listen, metrics: metricsListen),
             threads: threads,
             hashWorkers: hashWorkers,
             databasePoolSize: try integer(
@@ -122,7 +124,8 @@ extension ConfigurationLoader {
                 forgotPerIP: try rate("LATCH_RATE_FORGOT_IP"),
                 forgotPerEmail: try rate("LATCH_RATE_FORGOT_EMAIL"),
                 codePerIP: try rate("LATCH_RATE_CODE_IP"),
-                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL")
+                codePerEmail: try rate("LATCH_RATE_CODE_EMAIL"),
+                adminKeyPerIP: try rate("LATCH_RATE_ADMIN_KEY_IP")
             ),
             lockout: LockoutPolicy(
                 threshold: try integer("LATCH_LOCKOUT_THRESHOLD", range: 1...1000),
@@ -298,6 +301,21 @@ extension ConfigurationLoader {
     ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress? {
         let name = "LATCH_METRICS_LISTEN"
         guard !isSetToEmpty(name) else { return nil }
+        let address = try listenAddress(name)
+        if address == api && address.port != 0 {
+            throw ConfigurationError(variable: name, problem: "must differ from LATCH_LISTEN (\(api))")
+        }
+        return address
+    }
+
+    /// Unset: the metrics listener's (a private address already, so the admin API needs no second port open);
+    /// set to empty: none.
+    private func adminListenAddress(
+        apart api: LatchConfiguration.ListenAddress, metrics: LatchConfiguration.ListenAddress?
+    ) throws(ConfigurationError) -> LatchConfiguration.ListenAddress? {
+        let name = "LATCH_ADMIN_LISTEN"
+        guard !isSetToEmpty(name) else { return nil }
+        guard raw(name) != nil else { return metrics }
         let address = try listenAddress(name)
         if address == api && address.port != 0 {
             throw ConfigurationError(variable: name, problem: "must differ from LATCH_LISTEN (\(api))")

@@ -81,6 +81,9 @@ public struct LatchConfiguration: Sendable, Equatable {
     /// Where `/metrics` is served, apart from the API; nil: nowhere. The API's port never serves it, because its
     /// counters (mail sent, say) would tell anyone whether an address has an account.
     public var metricsListen: ListenAddress?
+    /// Where `/admin/v1` is served; nil: nowhere. Never the API's port. Equal to `metricsListen` (the default),
+    /// one private listener serves both.
+    public var adminListen: ListenAddress?
     /// libmicrohttpd's thread pool.
     public var threads: Int
     /// Threads that run password hashing; requests beyond them queue.

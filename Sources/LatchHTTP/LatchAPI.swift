@@ -104,6 +104,15 @@ public struct LatchAPI: Sendable {
         ).register(on: &router)
     }
 
+    /// Adds the admin API (`/admin/v1/…`) to the private listener's router: never the API's, whose port answers
+    /// 404 for every `/admin/` path.
+    /// - Parameters:
+    ///   - directory: the reads of `users` behind `GET /admin/v1/users`.
+    public func registerAdmin(on router: inout Router, directory: any AdminUserDirectory) {
+        AdminRoutes(context: context, keys: AdminAPIKeys(service: context.auth), directory: directory)
+            .register(on: &router)
+    }
+
     /// Counts a finished request in `metrics`; pass it as `HTTPServer`'s `onRequestCompleted` (or call it from
     /// the closure that also writes the access log).
     public func recordCompletedRequest(_ entry: RequestLogEntry) {

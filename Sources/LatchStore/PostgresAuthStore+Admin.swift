@@ -7,10 +7,12 @@ import PostgresClient
 /// outbox channel, because nothing here queues mail.
 extension PostgresAuthStore {
     /// The token records the user's current password version, as `PostgresAuthStore.issueToken`'s does.
-    public func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
+    public func insertToken(
+        hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, codeDigest: Data?
+    ) throws {
         try database.query("""
-            INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version)
-            SELECT \(hash), id, \(purpose.rawValue)::text, \(expiresAt), \(createdAt), password_version
+            INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at, password_version, code_hmac)
+            SELECT \(hash), id, \(purpose.rawValue)::text, \(expiresAt), \(createdAt), password_version, \(codeDigest)::bytea
             FROM users WHERE id = \(userID.rawValue)
             """)
     }

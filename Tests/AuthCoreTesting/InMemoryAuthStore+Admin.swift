@@ -3,11 +3,13 @@ import Foundation
 
 /// The operator-only writes of `AdminOperations`, on the same in-memory state as the service's ports.
 extension InMemoryAuthStore {
-    public func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws {
+    public func insertToken(
+        hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, codeDigest: Data?
+    ) throws {
         try locked { state in
             let record = TokenRecord(userID: userID, purpose: purpose, expiresAt: expiresAt, usedAt: nil,
                                      passwordVersion: state.users[userID]?.passwordVersion ?? 1)
-            state.tokens[hash] = TokenRow(record: record, hash: hash, createdAt: createdAt)
+            state.tokens[hash] = TokenRow(record: record, hash: hash, codeDigest: codeDigest, createdAt: createdAt)
         }
     }
 

@@ -97,6 +97,8 @@ public final class InMemoryAuthStore: AuthStore, Sendable {
         public var hits: [String: Int] = [:]
         public var failures: [String: SignInFailures] = [:]
         public var audit: [AuditEvent] = []
+        /// `admin_api_keys` by id.
+        public var apiKeys: [String: AdminAPIKey] = [:]
         /// Every key and window the rate limiter was asked about, in order.
         public var hitLog: [(key: String, windowStart: Date)] = []
         /// Every call throws `DatabaseDown` while set.

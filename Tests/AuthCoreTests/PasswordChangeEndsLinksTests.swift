@@ -36,7 +36,8 @@ import Testing
         // A link issued afterwards (an operator's) finds the address confirmed.
         let later = h.generator.makeToken()
         try h.store.insertToken(hash: h.generator.digest(later), userID: try #require(h.user()).id, purpose: .confirm,
-                                createdAt: h.clock.now(), expiresAt: h.clock.now().addingTimeInterval(3600))
+                                createdAt: h.clock.now(), expiresAt: h.clock.now().addingTimeInterval(3600),
+                                codeDigest: nil)
         #expect(throws: AuthError.alreadyConfirmed) { try h.service.confirm(token: later, ip: nil, userAgent: nil) }
         #expect(throws: AuthError.alreadyConfirmed) { try h.service.confirmEmail(token: later, ip: nil) }
         #expect(h.store.snapshot.sessions.count == sessions)

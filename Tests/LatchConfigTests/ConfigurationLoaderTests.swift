@@ -105,6 +105,19 @@ import Testing
         #expect(try load(["LATCH_LISTEN": "127.0.0.1:0", "LATCH_METRICS_LISTEN": "127.0.0.1:0"]).metricsListen?.port == 0)
     }
 
+    /// The admin API shares the metrics listener unless given an address; empty turns it off; never the API's.
+    @Test func adminListenDefaultsToTheMetricsListenerAndEmptyTurnsItOff() throws {
+        #expect(try load().adminListen == .init(host: "127.0.0.1", port: 9464))
+        #expect(try load(["LATCH_METRICS_LISTEN": "127.0.0.1:9100"]).adminListen == .init(host: "127.0.0.1", port: 9100))
+        #expect(try load(["LATCH_METRICS_LISTEN": ""]).adminListen == nil)
+        #expect(try load(["LATCH_ADMIN_LISTEN": ""]).adminListen == nil)
+        #expect(try load(["LATCH_ADMIN_LISTEN": "10.0.0.2:9500"]).adminListen == .init(host: "10.0.0.2", port: 9500))
+        #expect(try load(["LATCH_METRICS_LISTEN": "", "LATCH_ADMIN_LISTEN": "127.0.0.1:9500"]).adminListen?.port == 9500)
+        #expect(problemVariable(["LATCH_ADMIN_LISTEN": "9500"]) == "LATCH_ADMIN_LISTEN")
+        #expect(problemVariable(["LATCH_LISTEN": "127.0.0.1:9000", "LATCH_ADMIN_LISTEN": "127.0.0.1:9000"])
+            == "LATCH_ADMIN_LISTEN")
+    }
+
     @Test func ipv6ListenAddress() throws {
         let config = try load(["LATCH_LISTEN": "[::1]:8443"])
         #expect(config.listen == .init(host: "::1", port: 8443))

@@ -16,7 +16,8 @@ enum AdminContract {
         let ann = try f.user("ann@example.com").user
         #expect(try f.store.contestSignUp(userID: ann.id, link: f.token(for: ann, .reset, at: 5)))
         let hash = f.digest()
-        try f.store.insertToken(hash: hash, userID: ann.id, purpose: .reset, createdAt: f.at(10), expiresAt: f.at(610))
+        try f.store.insertToken(hash: hash, userID: ann.id, purpose: .reset, createdAt: f.at(10), expiresAt: f.at(610),
+                                codeDigest: nil)
         #expect(try f.store.lookupToken(hash: hash) == TokenRecord(
             userID: ann.id, purpose: .reset, expiresAt: f.at(610), usedAt: nil, passwordVersion: 2))
         #expect(try f.store.checkToken(hash: hash, purpose: .reset, now: f.at(20)) == .redeemed(try f.reload(ann)))

@@ -5,5 +5,5 @@ public enum StoreContract {
         + LimitContract.cases + SignInContract.cases + SessionContract.cases + AccountContract.cases
         + AdminContract.cases + UnitOfWorkContract.cases + DeferredMailContract.cases + EmailSignInContract.cases
         + ReauthenticationContract.cases + SecondFactorContract.cases + PasskeyContract.cases
-        + IdentityContract.cases
+        + IdentityContract.cases + AdminAPIKeyContract.cases
 }

@@ -4,7 +4,8 @@ The built-in `positive_data_acceptance` check fails when a request the schema al
 such answers depend on state that no schema can state: a well-formed token or code that names no record (400
 invalid_token, token_expired, invalid_code, or the landing page's invalid or expired link), a passkey challenge id that
 names no live challenge or a credential no platform made (400 invalid_passkey_challenge, passkey_rejected), a
-provider sign-in nonce id that names no live nonce (400 invalid_nonce), a
+provider sign-in nonce id that names no live nonce (400 invalid_nonce), an admin listing's cursor that this API did not
+return (400 invalid_cursor: a cursor is opaque, so the schema allows any text), a
 credential whose id is not the same text as its rawId (422 invalid_request naming credential.id: WebAuthn requires it,
 JSON Schema cannot say it), a password of the right length that is the address itself or on the shipped list of
 common passwords (422 weak_password), and a well-formed language tag that names no locale latchd has mail templates
@@ -46,6 +47,7 @@ STATE_REFUSALS = {
     "confirmEmailChangePage": {400: "page"},
     "signInPage": {400: "page"},
     "acceptInvitePage": {400: "page"},
+    "listAdminUsers": {400: "cursor"},
 }
 
 
@@ -93,6 +95,8 @@ def _is_state_refusal(kind, response, case):
         return code in PASSKEY_STATE
     if kind == "nonce":
         return code in NONCE_STATE
+    if kind == "cursor":
+        return code == "invalid_cursor"
     if kind == "token_or_passkey":
         return code in TOKEN_STATE or code in PASSKEY_STATE
     if kind == "locale":

@@ -26,6 +26,8 @@ public struct AdminOperations: Sendable {
         /// No such passkey, or it belongs to another user.
         case unknownPasskey(id: PasskeyID, email: String)
         case unknownIdentity(id: IdentityID, email: String)
+        /// No user has this id (the admin API names users by id).
+        case unknownUserID(UserID)
 
         /// One line for the operator, naming the email or session.
         public var description: String {
@@ -38,6 +40,7 @@ public struct AdminOperations: Sendable {
             case .invalidLifetime: "the link lifetime must be positive"
             case .unknownPasskey(let id, let email): "user \(email) has no passkey \(id)"
             case .unknownIdentity(let id, let email): "user \(email) has no linked identity \(id)"
+            case .unknownUserID(let id): "no user with id \(id)"
             }
         }
     }
@@ -50,6 +53,8 @@ public struct AdminOperations: Sendable {
         public var purpose: TokenPurpose
         /// The raw token; only its SHA-256 was stored.
         public var token: String
+        /// The one-time code redeemable with the address instead of the link; only its HMAC was stored.
+        public var code: String
         /// `https://links.example.com/confirmAuth?token=…`, the form mails carry.
         public var universalURL: URL
         /// `myapp://confirmAuth?token=…`, for opening the app directly on a device.
@@ -75,14 +80,22 @@ public struct AdminOperations: Sendable {
     public let service: AuthService
     /// The operator's name, written into every audit row this value makes.
     public let actor: String
+    /// Where the operator acted from, written beside `actor`: `latchctl`, or `apiSource` for the admin API.
+    public let source: String
+
+    /// The `source` of the admin HTTP API's audit rows.
+    public static let apiSource = "admin_api"
 
     /// - Parameters:
     ///   - service: latchd's service, built on the same configuration and ports (its store makes the operator-only
     ///     writes too, in the same transactions as their audit rows).
-    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`).
-    public init(service: AuthService, actor: String) {
+    ///   - actor: the operator's name for the audit log (latchctl: `--actor` or `$USER`; the admin API:
+    ///     `apikey:<name>`).
+    ///   - source: `latchctl`, or `AdminOperations.apiSource`.
+    public init(service: AuthService, actor: String, source: String = "latchctl") {
         self.service = service
         self.actor = actor
+        self.source = source
     }
 
     private var ports: AuthPorts { service.ports }
@@ -96,6 +109,13 @@ public struct AdminOperations: Sendable {
         return user
     }
 
+    /// The user with this id.
+    /// - Throws: `Failure.unknownUserID`.
+    public func user(id: UserID) throws -> UserRecord {
+        guard let user = try ports.store.findUser(id: id) else { throw Failure.unknownUserID(id) }
+        return user
+    }
+
     // MARK: - Links
 
     /// Issues a fresh confirm or reset token for the user, stored hashed like the API's, and audits it
@@ -105,7 +125,20 @@ public struct AdminOperations: Sendable {
     ///   - send: also queue the mail, in the token's transaction (`TokenStore.issueToken`), as the API does.
     /// - Throws: `Failure.unknownUser`, `.userDisabled`, `.alreadyConfirmed`, `.invalidLifetime`.
     public func issueLink(email: String, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws -> IssuedLink {
-        let user = try user(email: email)
+        try issueLink(for: try user(email: email), purpose: purpose, ttl: ttl, send: send)
+    }
+
+    /// `issueLink(email:…)` for the user with this id (the admin API's `POST /admin/v1/users/{id}/links`).
+    /// - Throws: `Failure.unknownUserID`, `.userDisabled`, `.alreadyConfirmed`, `.invalidLifetime`.
+    public func issueLink(userID: UserID, purpose: TokenPurpose, ttl: TimeInterval? = nil, send: Bool) throws
+        -> IssuedLink
+    {
+        try issueLink(for: try user(id: userID), purpose: purpose, ttl: ttl, send: send)
+    }
+
+    private func issueLink(for user: UserRecord, purpose: TokenPurpose, ttl: TimeInterval?, send: Bool) throws
+        -> IssuedLink
+    {
         if user.isDisabled { throw Failure.userDisabled(email: user.email) }
         if purpose == .confirm, user.isConfirmed { throw Failure.alreadyConfirmed(email: user.email) }
         let lifetime = ttl ?? defaultLifetime(purpose)
@@ -115,17 +148,22 @@ public struct AdminOperations: Sendable {
         let expiresAt = now.addingTimeInterval(lifetime)
         let raw = ports.tokenGenerator.makeToken()
         let hash = ports.tokenGenerator.digest(raw)
+        // The code beside the link, as the API's mails carry one: typed on another device than the mailbox's.
+        let code = ports.codes.makeCode()
+        let codeDigest = ports.codes.digest(code: code, userID: user.id, purpose: purpose)
         let link: AppDeepLink = purpose == .confirm ? .confirmAuth(token: raw) : .resetPassword(token: raw)
         let universal = service.linkPrinter.universalURL(for: link)
         try ports.store.transaction { store in
             if send {
                 let mail = service.notice(MailRequest(
                     kind: purpose == .confirm ? .confirmEmail : .resetPassword, recipient: user.email,
-                    deepLink: universal, linkLifetime: lifetime), of: user)
+                    deepLink: universal, linkLifetime: lifetime, code: code), of: user)
                 try store.issueToken(NewToken(
-                    hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail))
+                    hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt, mail: mail,
+                    codeDigest: codeDigest))
             } else {
-                try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt)
+                try store.insertToken(hash: hash, userID: user.id, purpose: purpose, createdAt: now, expiresAt: expiresAt,
+                                      codeDigest: codeDigest)
             }
             try store.record(event(.tokenIssuedByCLI, user: user.id, detail: [
                 "purpose": purpose.rawValue, "sent": String(send),
@@ -133,7 +171,7 @@ public struct AdminOperations: Sendable {
             ]))
         }
         return IssuedLink(
-            user: user.publicUser, purpose: purpose, token: raw, universalURL: universal,
+            user: user.publicUser, purpose: purpose, token: raw, code: code, universalURL: universal,
             customSchemeURL: service.linkPrinter.customSchemeURL(for: link), expiresAt: expiresAt, mailQueued: send)
     }
 
@@ -302,11 +340,26 @@ public struct AdminOperations: Sendable {
 
     // MARK: - Sessions
 
+    /// The user's live sessions, newest first (the admin API's `GET /admin/v1/users/{id}/sessions`).
+    /// - Throws: `Failure.unknownUserID`.
+    public func liveSessions(userID: UserID) throws -> [SessionActivity] {
+        try ports.store.liveSessions(userID: try user(id: userID).id, now: ports.clock.now())
+    }
+
     /// Revokes every live session of the user; audited as `session_revoked` (scope global).
     /// - Returns: how many sessions were live.
     public func revokeAllSessions(email: String) throws -> Int {
-        let user = try user(email: email)
-        return try ports.store.transaction { store in
+        try revokeAllSessions(of: try user(email: email))
+    }
+
+    /// `revokeAllSessions(email:)` for the user with this id (`DELETE /admin/v1/users/{id}/sessions`).
+    /// - Throws: `Failure.unknownUserID`.
+    public func revokeAllSessions(userID: UserID) throws -> Int {
+        try revokeAllSessions(of: try user(id: userID))
+    }
+
+    private func revokeAllSessions(of user: UserRecord) throws -> Int {
+        try ports.store.transaction { store in
             let revoked = try store.revokeAllSessions(userID: user.id, except: nil, at: ports.clock.now())
             try store.record(event(.sessionRevoked, user: user.id, detail: [
                 "scope": SignOutScope.global.rawValue, "revoked_sessions": String(revoked),
@@ -446,7 +499,7 @@ public struct AdminOperations: Sendable {
     private func event(_ name: AuditEventName, user: UserID, detail: [String: String]) -> AuditEvent {
         var detail = detail
         detail["actor"] = actor
-        detail["source"] = "latchctl"
+        detail["source"] = source
         return AuditEvent(name: name, at: ports.clock.now(), userID: user, ip: nil, detail: detail)
     }
 }

@@ -115,4 +115,11 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     case webhookEndpointRemoved = "webhook_endpoint_removed"
     /// An operator had an endpoint's events since `detail.since` sent again (`detail.deliveries`: how many).
     case webhookReplayed = "webhook_replayed"
+    /// An operator created an admin API key (`detail`: key id, name, scopes, expiry; never the secret).
+    case adminAPIKeyCreated = "admin_api_key_created"
+    /// An operator revoked an admin API key.
+    case adminAPIKeyRevoked = "admin_api_key_revoked"
+    /// A read through the admin API (`detail`: the key's actor and id, the route); its writes are audited under
+    /// their own names with the key as the actor.
+    case adminAPIRead = "admin_api_read"
 }

@@ -13,6 +13,8 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
     /// Typed codes (confirm, reset, email change), right or wrong.
     public var codePerIP: RateLimitRule
     public var codePerEmail: RateLimitRule
+    /// Refused admin API keys (missing, malformed, unknown, expired, revoked) per client address.
+    public var adminKeyPerIP: RateLimitRule
 
     /// Defaults: generous per IP (offices share one address), tight per email (a mailbox needs few mails).
     public init(
@@ -25,8 +27,10 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
         forgotPerIP: RateLimitRule = RateLimitRule(limit: 10, window: 3600),
         forgotPerEmail: RateLimitRule = RateLimitRule(limit: 3, window: 3600),
         codePerIP: RateLimitRule = RateLimitRule(limit: 30, window: 3600),
-        codePerEmail: RateLimitRule = RateLimitRule(limit: 10, window: 3600)
+        codePerEmail: RateLimitRule = RateLimitRule(limit: 10, window: 3600),
+        adminKeyPerIP: RateLimitRule = RateLimitRule(limit: 20, window: 300)
     ) {
+        self.adminKeyPerIP = adminKeyPerIP
         self.signInPerIP = signInPerIP
         self.signInPerEmail = signInPerEmail
         self.signUpPerIP = signUpPerIP
@@ -45,6 +49,6 @@ public struct AuthRateLimits: Hashable, Sendable, Codable {
          ("signup per ip", signUpPerIP), ("signup per email", signUpPerEmail),
          ("resend per ip", resendPerIP), ("resend per email", resendPerEmail),
          ("forgot per ip", forgotPerIP), ("forgot per email", forgotPerEmail),
-         ("code per ip", codePerIP), ("code per email", codePerEmail)]
+         ("code per ip", codePerIP), ("code per email", codePerEmail), ("admin key per ip", adminKeyPerIP)]
     }
 }

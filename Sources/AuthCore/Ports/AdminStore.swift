@@ -3,8 +3,11 @@ import Foundation
 /// The writes that only an operator makes (`AdminOperations`, for latchctl), on top of the service's ports.
 /// Implemented in LatchStore.
 public protocol AdminStore: Sendable {
-    /// Inserts a one-time token row *without* an outbox row: the operator hands the link over himself.
-    func insertToken(hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date) throws
+    /// Inserts a one-time token row *without* an outbox row: the operator hands the link over himself, and the
+    /// code (`OneTimeCodes.digest`) beside it when `codeDigest` is given.
+    func insertToken(
+        hash: Data, userID: UserID, purpose: TokenPurpose, createdAt: Date, expiresAt: Date, codeDigest: Data?
+    ) throws
 
     /// Inserts a user with no token and no mail, confirmed at `emailConfirmedAt` if given.
     /// - Throws: `UserStoreError.emailTaken` if the email key is taken; nothing is written.

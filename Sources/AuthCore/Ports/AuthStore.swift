@@ -2,4 +2,4 @@
 /// on one PostgreSQL pool.
 public typealias AuthStore = UserStore & TokenStore & SessionStore & MailOutbox & RateLimitStore
     & SignInFailureStore & TrustedDeviceStore & AccountStore & AuditLog & AdminStore & DeferredMailQueue
-    & ReauthenticationStore & SecondFactorStore & PasskeyStore & IdentityStore & UnitOfWork
+    & ReauthenticationStore & SecondFactorStore & PasskeyStore & IdentityStore & AdminAPIKeyStore & UnitOfWork

@@ -35,7 +35,8 @@ struct SessionListResponse: Encodable {
 
     let sessions: [Entry]
 
-    init(_ activity: [SessionActivity], current: SessionID) {
+    /// - Parameter current: the caller's session; nil for a caller with none (the admin API).
+    init(_ activity: [SessionActivity], current: SessionID?) {
         sessions = activity.map {
             Entry(id: $0.session.id, createdAt: $0.session.createdAt, lastUsedAt: $0.lastUsedAt,
                   userAgent: $0.session.userAgent, ip: $0.session.ip, current: $0.session.id == current,

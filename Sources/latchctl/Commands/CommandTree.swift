@@ -10,7 +10,7 @@ enum CommandTree {
             subcommands: [
                 MigrateCommand.spec, LinkCommand.spec, UsersCommand.spec, SessionsCommand.spec, MfaCommand.spec,
                 PasskeysCommand.spec, IdentitiesCommand.spec, OutboxCommand.spec, AuditCommand.spec, TokensCommand.spec,
-                KeysCommand.spec, SecretCommand.spec, MailCommand.spec, WebhooksCommand.spec,
+                KeysCommand.spec, SecretCommand.spec, MailCommand.spec, WebhooksCommand.spec, ApiKeysCommand.spec,
             ],
             discussion: """
                 latchctl connects to PostgreSQL directly (DATABASE_URL or --database-url) and reads the same

@@ -40,11 +40,12 @@ enum LinkCommand {
             (\(DurationParser.format(lifetime)))
             universal:     \(link.universalURL.absoluteString)
             custom scheme: \(link.customSchemeURL.absoluteString)
+            code:          \(link.code)
             \(send ? "mail queued for \(shownEmail)" : "no mail queued: this is the only copy of the link")
             """
         return CommandOutput(text: text, json: .object([
             "email": .string(link.user.email), "user_id": .string(link.user.id.description),
-            "purpose": .string(purpose.rawValue), "token": .string(link.token),
+            "purpose": .string(purpose.rawValue), "token": .string(link.token), "code": .string(link.code),
             "universal_link": .string(link.universalURL.absoluteString),
             "custom_scheme_link": .string(link.customSchemeURL.absoluteString),
             "expires_at": .date(link.expiresAt), "mail_queued": .bool(link.mailQueued),

@@ -60,10 +60,12 @@ import Testing
     }
 
     /// What latchd's API listener serves: the API and the web routes on one router, as `LatchApplication` builds it,
-    /// with Sign in with Apple configured (its routes exist only then; the document describes them).
+    /// with Sign in with Apple configured (its routes exist only then; the document describes them); and the admin
+    /// API of the private listener, the document's `admin` section.
     static var registeredRoutes: Set<Route> {
         get throws {
-            Set(try harness().router.routes.map { Route(method: $0.method.rawValue, path: $0.path) })
+            let web = try harness()
+            return Set((web.router.routes + web.adminRouter.routes).map { Route(method: $0.method.rawValue, path: $0.path) })
         }
     }
 
@@ -89,7 +91,8 @@ import Testing
     @Test func theRegisteredRoutesAreTheOnesTheRouterAnswers() throws {
         let web = try Self.harness()
         for route in try Self.registeredRoutes {
-            let response = web.send(HTTPMethod(rawValue: route.method), route.path)
+            let response = web.send(HTTPMethod(rawValue: route.method), route.path,
+                                    admin: route.path.hasPrefix("/admin/"))
             #expect(response.status != .notFound && response.status != .methodNotAllowed, "\(route)")
         }
     }
@@ -108,6 +111,9 @@ import Testing
         let apiErrors: [any HTTPResponseError] = [
             APIError.invalidField("f"), APIError.missingToken, APIError.notReady, APIError.serviceUnavailable,
             JSONBodyError.unsupportedMediaType, JSONBodyError.malformed,
+            AdminAPIKeyRefusal.invalidKey, AdminAPIKeyRefusal.insufficientScope(.usersRead),
+            AdminQueryError.invalidCursor, AdminQueryError.invalidParameter("limit"),
+            AdminOperations.Failure.unknownUserID(UserID()),
         ]
         let mapped = Set((authErrors.map { $0 as any HTTPResponseError } + apiErrors).map(\.code))
         // Answered by HTTPServer itself: the body and header limits, a full hashing pool, a request during the

@@ -20,6 +20,8 @@ final class WebHarness: Sendable {
     let generator = SequentialTokenGenerator()
     let auth: AuthService
     let router: Router
+    /// The admin API's routes, as latchd registers them on its private listener (users listed from no store).
+    let adminRouter: Router
     let reported = Locked<[String]>([])
 
     /// `identityProviders` adds their sign-in routes (`/v1/signin/<name>`), which exist only for configured ones.
@@ -45,15 +47,25 @@ final class WebHarness: Sendable {
         api.register(on: &router)
         web.register(on: &router)
         self.router = router
+        var adminRouter = Router()
+        api.registerAdmin(on: &adminRouter, directory: NoAdminUsers())
+        self.adminRouter = adminRouter
+    }
+
+    /// An empty directory: the admin routes' registration, not their reads, is what the harness is for.
+    struct NoAdminUsers: AdminUserDirectory {
+        func adminUsers(_ query: AdminUserQuery) throws -> [AdminUserView] { [] }
+        func adminUser(id: UserID) throws -> AdminUserView? { nil }
     }
 
     deinit { pool.shutdown() }
 
-    func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
-        -> HTTPResponse {
+    /// - Parameter admin: send to the admin API's router (the private listener) instead of the public one.
+    func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "",
+              admin: Bool = false) -> HTTPResponse {
         var request = HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8),
                                   clientAddress: "203.0.113.9")
-        let match = router.resolve(request)
+        let match = (admin ? adminRouter : router).resolve(request)
         request.parameters = match.parameters
         let response = APIHarness.answer(match, request, reported: reported)
         // Mail asked for by address goes out at once, as latchd's resolver sends it on its next beat.

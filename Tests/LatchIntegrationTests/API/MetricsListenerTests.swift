@@ -1,5 +1,6 @@
 import Foundation
 import LatchTestSupport
+import TestKit
 import Testing
 
 /// `/metrics` is served on `LATCH_METRICS_LISTEN`, never on the API's port: its counters (mail sent after
@@ -36,5 +37,39 @@ import Testing
         #expect(app.application.metricsPort == nil)
         #expect(try app.get("/metrics").status == 404)
         #expect(try app.get("/healthz").status == 200)
+    }
+}
+
+/// `LATCH_ADMIN_LISTEN`: by default the metrics listener serves the admin API too; another address gets a server
+/// of its own; empty turns the admin API off.
+@Suite struct AdminListenerTests {
+    @Test func byDefaultTheMetricsListenerServesTheAdminAPI() throws {
+        let app = try TestApp()
+        defer { app.stop() }
+        #expect(app.application.adminPort == app.application.metricsPort)
+        #expect(try app.admin("GET", "/admin/v1/users", key: nil).status == 401)
+        #expect(try app.metrics().status == 200)
+    }
+
+    @Test func anotherAddressGetsItsOwnServerWithoutMetrics() throws {
+        let app = try TestApp(environment: ["LATCH_ADMIN_LISTEN": "127.0.0.1:\(try freePort())"])
+        defer { app.stop() }
+        let adminPort = try #require(app.application.adminPort)
+        #expect(adminPort != app.application.metricsPort && adminPort != app.port)
+        #expect(try app.admin("GET", "/admin/v1/users", key: nil).status == 401)
+        #expect(try app.admin("GET", "/metrics", key: nil).status == 404)
+        let metrics = try HTTPTestClient(port: try #require(app.application.metricsPort))
+        defer { metrics.close() }
+        #expect(try metrics.send("GET", "/admin/v1/users").status == 404)
+    }
+
+    @Test func anEmptyAdminListenServesNone() throws {
+        let app = try TestApp(environment: ["LATCH_ADMIN_LISTEN": ""])
+        defer { app.stop() }
+        #expect(app.application.adminPort == nil)
+        let metrics = try HTTPTestClient(port: try #require(app.application.metricsPort))
+        defer { metrics.close() }
+        #expect(try metrics.send("GET", "/admin/v1/users").status == 404)
+        #expect(try app.metrics().status == 200)
     }
 }
