@@ -267,7 +267,10 @@ extension LatchApplication {
         var metricsRouter = Router()
         api.registerMetrics(on: &metricsRouter)
         var adminRouter = shared ? metricsRouter : Router()
-        if adminAddress != nil { api.registerAdmin(on: &adminRouter, directory: PostgresAdminStore(pool: pool)) }
+        if adminAddress != nil {
+            let store = PostgresAdminStore(pool: pool)
+            api.registerAdmin(on: &adminRouter, directory: store, records: store)
+        }
         let metrics = metricsAddress.map { address in
             shared ? adminServer(address, router: adminRouter, configuration: configuration, log: log)
                 : HTTPServer(

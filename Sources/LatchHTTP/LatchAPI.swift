@@ -108,8 +108,9 @@ public struct LatchAPI: Sendable {
     /// 404 for every `/admin/` path.
     /// - Parameters:
     ///   - directory: the reads of `users` behind `GET /admin/v1/users`.
-    public func registerAdmin(on router: inout Router, directory: any AdminUserDirectory) {
-        AdminRoutes(context: context, keys: AdminAPIKeys(service: context.auth), directory: directory)
+    ///   - records: the audit log and the outbox behind `/admin/v1/audit` and `/admin/v1/outbox`.
+    public func registerAdmin(on router: inout Router, directory: any AdminUserDirectory, records: any AdminRecords) {
+        AdminRoutes(context: context, keys: AdminAPIKeys(service: context.auth), directory: directory, records: records)
             .register(on: &router)
     }
 

@@ -131,6 +131,6 @@ import Testing
         }
         #expect(throws: AdminScope.ListError.empty) { try AdminScope.parseList(",", separator: ",") }
         #expect(AdminScope.listText(Set(AdminScope.allCases), separator: " ")
-            == "audit:read links:issue mfa:reset sessions:revoke users:read users:write")
+            == "audit:read links:issue mfa:reset outbox:read outbox:retry sessions:revoke users:read users:write")
     }
 }

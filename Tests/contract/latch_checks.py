@@ -48,6 +48,8 @@ STATE_REFUSALS = {
     "signInPage": {400: "page"},
     "acceptInvitePage": {400: "page"},
     "listAdminUsers": {400: "cursor"},
+    "inviteAdminUser": {422: "locale"},
+    "updateAdminUser": {422: "locale"},
 }
 
 

@@ -28,6 +28,12 @@ public struct AdminOperations: Sendable {
         case unknownIdentity(id: IdentityID, email: String)
         /// No user has this id (the admin API names users by id).
         case unknownUserID(UserID)
+        /// No outbox row has this id.
+        case unknownMail(id: Int64)
+        /// The mail was given up and scrubbed: it cannot be resent; a new link must be issued instead.
+        case mailUnrecoverable(id: Int64)
+        /// The mail is not waiting for a retry: sent, due already, or being sent right now.
+        case mailNotWaiting(id: Int64)
 
         /// One line for the operator, naming the email or session.
         public var description: String {
@@ -41,6 +47,11 @@ public struct AdminOperations: Sendable {
             case .unknownPasskey(let id, let email): "user \(email) has no passkey \(id)"
             case .unknownIdentity(let id, let email): "user \(email) has no linked identity \(id)"
             case .unknownUserID(let id): "no user with id \(id)"
+            case .unknownMail(let id): "no mail \(id) in the outbox"
+            case .mailUnrecoverable(let id):
+                "mail \(id) was given up and scrubbed; it cannot be resent: issue a new link instead"
+            case .mailNotWaiting(let id):
+                "mail \(id) is not waiting for a retry (already sent, already due, or being sent right now)"
             }
         }
     }
@@ -259,7 +270,15 @@ public struct AdminOperations: Sendable {
     /// the revocation is audited as `session_revoked`.
     /// - Returns: the user as now stored and how many sessions were live.
     public func disable(email: String) throws -> (user: UserRecord, revokedSessions: Int) {
-        let user = try user(email: email)
+        try disable(try user(email: email))
+    }
+
+    /// `disable(email:)` for the user with this id (`PATCH /admin/v1/users/{id}` with `"disabled": true`).
+    public func disable(userID: UserID) throws -> (user: UserRecord, revokedSessions: Int) {
+        try disable(try user(id: userID))
+    }
+
+    private func disable(_ user: UserRecord) throws -> (user: UserRecord, revokedSessions: Int) {
         let now = ports.clock.now()
         return try ports.store.transaction { store in
             try store.setDisabled(userID: user.id, at: user.disabledAt ?? now)
@@ -273,8 +292,16 @@ public struct AdminOperations: Sendable {
 
     /// Re-enables a disabled account (its revoked sessions stay revoked); audited as `user_enabled`.
     public func enable(email: String) throws -> UserRecord {
-        let user = try user(email: email)
-        return try ports.store.transaction { store in
+        try enable(try user(email: email))
+    }
+
+    /// `enable(email:)` for the user with this id (`PATCH /admin/v1/users/{id}` with `"disabled": false`).
+    public func enable(userID: UserID) throws -> UserRecord {
+        try enable(try user(id: userID))
+    }
+
+    private func enable(_ user: UserRecord) throws -> UserRecord {
+        try ports.store.transaction { store in
             try store.setDisabled(userID: user.id, at: nil)
             try store.record(event(.userEnabled, user: user.id, detail: ["email": user.email]))
             return try reloaded(user, in: store)
@@ -286,12 +313,20 @@ public struct AdminOperations: Sendable {
     /// `user_deleted` with the operator and the user id, not the address.
     /// - Returns: the user as it was.
     public func deleteUser(email: String) throws -> UserRecord {
-        let user = try user(email: email)
+        try deleteUser(try user(email: email))
+    }
+
+    /// `deleteUser(email:)` for the user with this id (`DELETE /admin/v1/users/{id}`).
+    public func deleteUser(userID: UserID) throws -> UserRecord {
+        try deleteUser(try user(id: userID))
+    }
+
+    private func deleteUser(_ user: UserRecord) throws -> UserRecord {
         let deletion = AccountDeletion(
             userID: user.id, verifiedPasswordHash: nil, notice: service.makeNotice(.accountDeleted, to: user))
         try ports.store.transaction { store in
             let revocations = try store.scheduleProviderRevocations(userID: user.id, now: ports.clock.now())
-            guard try store.deleteAccount(deletion) else { throw Failure.unknownUser(email: email) }
+            guard try store.deleteAccount(deletion) else { throw Failure.unknownUserID(user.id) }
             try store.record(event(.userDeleted, user: user.id,
                                    detail: revocations > 0 ? ["provider_revocations": String(revocations)] : [:]))
         }
@@ -302,14 +337,22 @@ public struct AdminOperations: Sendable {
     /// live link of the user is superseded, as a confirmed change of address does. Audited as `email_changed`.
     /// - Throws: `AuthError.invalidEmail`, `Failure.emailTaken`, `Failure.unknownUser`.
     public func setEmail(email: String, to rawNewEmail: String, confirmed: Bool) throws -> UserRecord {
-        let user = try user(email: email)
+        try setEmail(of: try user(email: email), to: rawNewEmail, confirmed: confirmed)
+    }
+
+    /// `setEmail(email:to:confirmed:)` for the user with this id (`PATCH /admin/v1/users/{id}` with `email`).
+    public func setEmail(userID: UserID, to rawNewEmail: String, confirmed: Bool) throws -> UserRecord {
+        try setEmail(of: try user(id: userID), to: rawNewEmail, confirmed: confirmed)
+    }
+
+    private func setEmail(of user: UserRecord, to rawNewEmail: String, confirmed: Bool) throws -> UserRecord {
         let newEmail = try EmailAddress(rawNewEmail)
         let now = ports.clock.now()
         do {
             return try ports.store.transaction { store in
                 guard let changed = try store.setEmail(
                     userID: user.id, to: newEmail, confirmedAt: confirmed ? now : nil, at: now)
-                else { throw Failure.unknownUser(email: email) }
+                else { throw Failure.unknownUserID(user.id) }
                 try store.record(event(.emailChanged, user: user.id, detail: [
                     "old_email": user.email, "new_email": changed.email, "confirmed": String(confirmed),
                 ]))
@@ -317,6 +360,21 @@ public struct AdminOperations: Sendable {
             }
         } catch UserStoreError.emailTaken {
             throw Failure.emailTaken(email: newEmail.value)
+        }
+    }
+
+    /// Sets the user's language (`PATCH /admin/v1/users/{id}` with `locale`), as the user's own `PATCH /v1/me`
+    /// does: a tag this server has mail in. Audited as `locale_changed`.
+    /// - Throws: `AuthError.unsupportedLocale`, `Failure.unknownUserID`.
+    public func setLocale(userID: UserID, locale requested: String) throws -> UserRecord {
+        let user = try user(id: userID)
+        let locale = try service.supportedLocale(requested)
+        return try ports.store.transaction { store in
+            guard let changed = try store.setLocale(userID: user.id, locale: locale, at: ports.clock.now()) else {
+                throw Failure.unknownUserID(user.id)
+            }
+            try store.record(event(.localeChanged, user: user.id, detail: ["locale": locale]))
+            return changed
         }
     }
 
@@ -414,7 +472,15 @@ public struct AdminOperations: Sendable {
     /// Whether a factor was active is decided by the deletion itself, inside the transaction.
     /// - Throws: `Failure.unknownUser`.
     public func resetSecondFactor(email: String) throws -> SecondFactorReset {
-        let user = try user(email: email)
+        try resetSecondFactor(of: try user(email: email))
+    }
+
+    /// `resetSecondFactor(email:)` for the user with this id (`DELETE /admin/v1/users/{id}/mfa`).
+    public func resetSecondFactor(userID: UserID) throws -> SecondFactorReset {
+        try resetSecondFactor(of: try user(id: userID))
+    }
+
+    private func resetSecondFactor(of user: UserRecord) throws -> SecondFactorReset {
         let notice = service.makeNotice(.secondFactorRemoved, to: user)
         let now = ports.clock.now()
         return try ports.store.transaction { store in
@@ -485,6 +551,28 @@ public struct AdminOperations: Sendable {
             }
             return chosen
         }
+    }
+
+    // MARK: - Outbox
+
+    /// Makes unsent mail due now (`latchctl outbox retry`, `POST /admin/v1/outbox/{id}/retry`): one mail by id, or
+    /// every failed or waiting one when `id` is nil. Audited as `outbox_retried` naming the operator, the mail
+    /// (when one) and the counts.
+    /// - Throws: for one id, `Failure.unknownMail`, `Failure.mailUnrecoverable`, `Failure.mailNotWaiting`.
+    public func retryOutbox(id: Int64?, in records: any AdminRecords) throws -> OutboxRetryResult {
+        if let id, try records.outboxEntry(id: id) == nil { throw Failure.unknownMail(id: id) }
+        let result = try records.retryOutbox(id: id, now: ports.clock.now())
+        if let id, result.retried == 0 {
+            throw result.unrecoverable > 0 ? Failure.mailUnrecoverable(id: id) : Failure.mailNotWaiting(id: id)
+        }
+        var detail = [
+            "retried": String(result.retried), "unrecoverable": String(result.unrecoverable), "actor": actor,
+            "source": source,
+        ]
+        if let id { detail["outbox_id"] = String(id) }
+        try ports.store.record(AuditEvent(name: .outboxRetried, at: ports.clock.now(), userID: nil, ip: nil,
+                                          detail: detail))
+        return result
     }
 
     // MARK: - Shared steps

@@ -6,6 +6,10 @@ public enum AdminScope: String, CaseIterable, Comparable, Hashable, Sendable {
     case sessionsRevoke = "sessions:revoke"
     case mfaReset = "mfa:reset"
     case auditRead = "audit:read"
+    /// `GET /admin/v1/outbox`: envelopes (recipient, kind, state) of queued mail, never its content.
+    case outboxRead = "outbox:read"
+    /// `POST /admin/v1/outbox/{id}/retry`.
+    case outboxRetry = "outbox:retry"
 
     public static func < (lhs: AdminScope, rhs: AdminScope) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -122,4 +122,8 @@ public enum AuditEventName: String, Hashable, Sendable, Codable, CaseIterable {
     /// A read through the admin API (`detail`: the key's actor and id, the route); its writes are audited under
     /// their own names with the key as the actor.
     case adminAPIRead = "admin_api_read"
+    /// An operator made unsent mail due now (`detail`: `outbox_id` when one mail, `retried`, `unrecoverable`).
+    case outboxRetried = "outbox_retried"
+    /// An operator set the user's language (`detail.locale`); the user's own choice is not audited.
+    case localeChanged = "locale_changed"
 }

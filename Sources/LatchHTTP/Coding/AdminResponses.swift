@@ -57,3 +57,96 @@ struct AdminLinkResponse: Encodable {
         case expiresAt = "expires_at"
     }
 }
+
+/// `{"user": {…}, "expires_at"}`: the invited account and when its invitation ends.
+struct AdminInviteResponse: Encodable {
+    let user: AdminUserResponse
+    let expiresAt: Date
+
+    private enum CodingKeys: String, CodingKey {
+        case user
+        case expiresAt = "expires_at"
+    }
+}
+
+/// What `DELETE /admin/v1/users/{id}/mfa` did.
+struct AdminSecondFactorResetResponse: Encodable {
+    let reset: AdminOperations.SecondFactorReset
+
+    private enum CodingKeys: String, CodingKey {
+        case removedFactors = "removed_factors", revokedSessions = "revoked_sessions", mailQueued = "mail_queued"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reset.removedFactors, forKey: .removedFactors)
+        try container.encode(reset.revokedSessions, forKey: .revokedSessions)
+        try container.encode(reset.mailQueued, forKey: .mailQueued)
+    }
+}
+
+/// One audit row: `detail` as stored (never a secret: the audit log holds none).
+struct AdminAuditEntryResponse: Encodable {
+    let entry: AuditEntry
+
+    private enum CodingKeys: String, CodingKey {
+        case id, at, event, ip, detail
+        case userID = "user_id"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entry.id, forKey: .id)
+        try container.encode(entry.at, forKey: .at)
+        try container.encode(entry.userID, forKey: .userID)
+        try container.encode(entry.event, forKey: .event)
+        try container.encode(entry.ip, forKey: .ip)
+        try container.encode(entry.detail, forKey: .detail)
+    }
+}
+
+/// One queued mail by its envelope: never subject, body, link or code.
+struct AdminOutboxEntryResponse: Encodable {
+    let entry: OutboxEntry
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, recipient, state, attempts
+        case nextAttemptAt = "next_attempt_at", createdAt = "created_at", claimedAt = "claimed_at"
+        case sentAt = "sent_at", failedAt = "failed_at", lastError = "last_error"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entry.id, forKey: .id)
+        try container.encode(entry.kind, forKey: .kind)
+        try container.encode(entry.recipient, forKey: .recipient)
+        try container.encode(entry.state.rawValue, forKey: .state)
+        try container.encode(entry.attempts, forKey: .attempts)
+        try container.encode(entry.nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(entry.createdAt, forKey: .createdAt)
+        try container.encode(entry.claimedAt, forKey: .claimedAt)
+        try container.encode(entry.sentAt, forKey: .sentAt)
+        try container.encode(entry.failedAt, forKey: .failedAt)
+        try container.encode(entry.lastError, forKey: .lastError)
+    }
+}
+
+/// A page of rows and where the next starts: `{"<items>": […], "next_cursor": "…"|null}`.
+struct AdminRowPageResponse<Item: Encodable>: Encodable {
+    let itemsKey: String
+    let items: [Item]
+    let nextCursor: String?
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(items, forKey: Key(stringValue: itemsKey))
+        try container.encode(nextCursor, forKey: Key(stringValue: "next_cursor"))
+    }
+}

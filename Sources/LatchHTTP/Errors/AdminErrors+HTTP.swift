@@ -38,8 +38,8 @@ extension AdminAPIKeyRefusal: HTTPResponseError {
 extension AdminOperations.Failure: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
-        case .unknownUser, .unknownUserID, .unknownSession, .unknownPasskey, .unknownIdentity: .notFound
-        case .emailTaken, .userDisabled, .alreadyConfirmed: .conflict
+        case .unknownUser, .unknownUserID, .unknownSession, .unknownPasskey, .unknownIdentity, .unknownMail: .notFound
+        case .emailTaken, .userDisabled, .alreadyConfirmed, .mailUnrecoverable, .mailNotWaiting: .conflict
         case .invalidLifetime: .unprocessableContent
         }
     }
@@ -54,6 +54,9 @@ extension AdminOperations.Failure: HTTPResponseError {
         case .userDisabled: "user_disabled"
         case .alreadyConfirmed: "already_confirmed"
         case .invalidLifetime: "invalid_request"
+        case .unknownMail: "mail_not_found"
+        case .mailUnrecoverable: "mail_unrecoverable"
+        case .mailNotWaiting: "mail_not_waiting"
         }
     }
 
@@ -67,6 +70,9 @@ extension AdminOperations.Failure: HTTPResponseError {
         case .userDisabled: "The account is disabled; enable it first."
         case .alreadyConfirmed: "The address is confirmed already; a reset link may be what the user needs."
         case .invalidLifetime: "The link lifetime must be positive."
+        case .unknownMail: "No mail in the outbox has this id."
+        case .mailUnrecoverable: "The mail was given up and its content scrubbed; issue a new link instead."
+        case .mailNotWaiting: "The mail is not waiting for a retry: sent, due already, or being sent right now."
         }
     }
 }

@@ -1,16 +1,18 @@
+import AuthCore
 import Foundation
 import PostgresClient
 
-extension PostgresAdminStore {
+/// The outbox as operators see it (`AdminRecords`, with the audit reads in `PostgresAdminStore+Audit.swift`).
+extension PostgresAdminStore: AdminRecords {
     /// Lists outbox rows, newest first.
     /// - Parameters:
     ///   - state: which rows; nil for all.
     ///   - limit: at most this many rows.
     public func listOutbox(state: OutboxState? = nil, limit: Int = 100) throws -> [OutboxEntry] {
-        // Envelope columns only: a pending row's body holds a raw token. A nil state lists every row.
+        // A nil state lists every row.
         let state = state?.rawValue
         let statement: PostgresQuery = """
-            SELECT id, kind, recipient, attempts, next_attempt_at, created_at, claimed_at, sent_at, failed_at, last_error
+            SELECT \(unescaped: Self.outboxColumns)
             FROM outbox
             WHERE \(state)::text IS NULL
                OR (\(state)::text = 'pending' AND sent_at IS NULL AND failed_at IS NULL)
@@ -19,20 +21,48 @@ extension PostgresAdminStore {
             ORDER BY id DESC
             LIMIT \(max(0, limit))
             """
-        return try pool.query(statement, retry: .onConnectionLoss).map { row in
-            OutboxEntry(
-                id: try row.decode(Int64.self, column: 0),
-                kind: try row.decode(String.self, column: 1),
-                recipient: try row.decode(String.self, column: 2),
-                attempts: try row.decode(Int.self, column: 3),
-                nextAttemptAt: try row.decode(Date.self, column: 4),
-                createdAt: try row.decode(Date.self, column: 5),
-                claimedAt: try row.decode(Date?.self, column: 6),
-                sentAt: try row.decode(Date?.self, column: 7),
-                failedAt: try row.decode(Date?.self, column: 8),
-                lastError: try row.decode(String?.self, column: 9)
-            )
+        return try pool.query(statement, retry: .onConnectionLoss).map(Self.outboxEntry)
+    }
+
+    /// `AdminRecords.adminOutbox`: pages by id, newest first; the same states as `listOutbox`.
+    public func adminOutbox(_ query: AdminOutboxQuery) throws -> [OutboxEntry] {
+        var filter: PostgresQuery = "true"
+        if let before = query.before { filter = "\(filter) AND id < \(before)" }
+        switch query.state {
+        case nil: break
+        case .pending: filter = "\(filter) AND sent_at IS NULL AND failed_at IS NULL"
+        case .failed: filter = "\(filter) AND failed_at IS NOT NULL AND sent_at IS NULL"
+        case .sent: filter = "\(filter) AND sent_at IS NOT NULL"
         }
+        let statement: PostgresQuery = """
+            SELECT \(unescaped: Self.outboxColumns) FROM outbox WHERE \(filter)
+            ORDER BY id DESC LIMIT \(max(0, query.limit))
+            """
+        return try pool.query(statement, retry: .onConnectionLoss).map(Self.outboxEntry)
+    }
+
+    public func outboxEntry(id: Int64) throws -> OutboxEntry? {
+        try pool.query("SELECT \(unescaped: Self.outboxColumns) FROM outbox WHERE id = \(id)",
+                       retry: .onConnectionLoss).first.map(Self.outboxEntry)
+    }
+
+    /// Envelope columns only: a pending row's body holds a raw token.
+    private static let outboxColumns =
+        "id, kind, recipient, attempts, next_attempt_at, created_at, claimed_at, sent_at, failed_at, last_error"
+
+    private static func outboxEntry(_ row: PostgresRow) throws -> OutboxEntry {
+        OutboxEntry(
+            id: try row.decode(Int64.self, column: 0),
+            kind: try row.decode(String.self, column: 1),
+            recipient: try row.decode(String.self, column: 2),
+            attempts: try row.decode(Int.self, column: 3),
+            nextAttemptAt: try row.decode(Date.self, column: 4),
+            createdAt: try row.decode(Date.self, column: 5),
+            claimedAt: try row.decode(Date?.self, column: 6),
+            sentAt: try row.decode(Date?.self, column: 7),
+            failedAt: try row.decode(Date?.self, column: 8),
+            lastError: try row.decode(String?.self, column: 9)
+        )
     }
 
     /// Makes unsent mail due now: clears `failed_at` and sets `next_attempt_at = now` (attempts are kept).

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import LatchStore
 
@@ -33,7 +34,7 @@ enum OutboxCommand {
         var table = TextTable(["ID", "KIND", "RECIPIENT", "STATE", "ATTEMPTS", "NEXT_ATTEMPT_AT", "LAST_ERROR"])
         for entry in entries {
             table.append([
-                String(entry.id), entry.kind, entry.recipient, self.state(entry), String(entry.attempts),
+                String(entry.id), entry.kind, entry.recipient, entry.state.rawValue, String(entry.attempts),
                 entry.sentAt == nil ? Display.timestamp(entry.nextAttemptAt) : "-", Display.text(entry.lastError),
             ])
         }
@@ -41,7 +42,7 @@ enum OutboxCommand {
         return CommandOutput(text: text, json: .array(entries.map { entry in
             .object([
                 "id": .int(Int(entry.id)), "kind": .string(entry.kind), "recipient": .string(entry.recipient),
-                "state": .string(self.state(entry)), "attempts": .int(entry.attempts),
+                "state": .string(entry.state.rawValue), "attempts": .int(entry.attempts),
                 "next_attempt_at": .date(entry.nextAttemptAt), "created_at": .date(entry.createdAt),
                 "claimed_at": .date(entry.claimedAt), "sent_at": .date(entry.sentAt),
                 "failed_at": .date(entry.failedAt), "last_error": .optional(entry.lastError),
@@ -56,12 +57,7 @@ enum OutboxCommand {
             guard let number = Int64(text), number > 0 else { throw UsageError("ID must be a positive whole number") }
             id = number
         }
-        let result = try context.adminStore().retryOutbox(id: id, now: context.clock.now())
-        if let id, result.retried == 0 {
-            throw CommandFailure(result.unrecoverable > 0
-                ? "mail \(id) was given up and scrubbed; it cannot be resent: issue a new link instead"
-                : "mail \(id) is not waiting for a retry (unknown, already sent, already due, or being sent right now)")
-        }
+        let result = try context.operations().retryOutbox(id: id, in: context.adminStore())
         var text = "retried \(Display.count(result.retried, "mail"))"
         if result.unrecoverable > 0 {
             text += "; \(result.unrecoverable) given up and scrubbed, cannot be resent (issue new links instead)"
@@ -69,10 +65,5 @@ enum OutboxCommand {
         return CommandOutput(text: text, json: .object([
             "retried": .int(result.retried), "unrecoverable": .int(result.unrecoverable),
         ]))
-    }
-
-    /// `sent`, `failed` (given up) or `pending` (due, backing off or being sent).
-    private static func state(_ entry: OutboxEntry) -> String {
-        entry.sentAt != nil ? "sent" : entry.failedAt != nil ? "failed" : "pending"
     }
 }

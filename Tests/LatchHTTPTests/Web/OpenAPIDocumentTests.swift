@@ -113,7 +113,8 @@ import Testing
             JSONBodyError.unsupportedMediaType, JSONBodyError.malformed,
             AdminAPIKeyRefusal.invalidKey, AdminAPIKeyRefusal.insufficientScope(.usersRead),
             AdminQueryError.invalidCursor, AdminQueryError.invalidParameter("limit"),
-            AdminOperations.Failure.unknownUserID(UserID()),
+            AdminOperations.Failure.unknownUserID(UserID()), AdminOperations.Failure.unknownMail(id: 1),
+            AdminOperations.Failure.mailUnrecoverable(id: 1), AdminOperations.Failure.mailNotWaiting(id: 1),
         ]
         let mapped = Set((authErrors.map { $0 as any HTTPResponseError } + apiErrors).map(\.code))
         // Answered by HTTPServer itself: the body and header limits, a full hashing pool, a request during the

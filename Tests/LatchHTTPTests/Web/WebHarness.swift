@@ -48,7 +48,7 @@ final class WebHarness: Sendable {
         web.register(on: &router)
         self.router = router
         var adminRouter = Router()
-        api.registerAdmin(on: &adminRouter, directory: NoAdminUsers())
+        api.registerAdmin(on: &adminRouter, directory: NoAdminUsers(), records: NoAdminRecords())
         self.adminRouter = adminRouter
     }
 
@@ -56,6 +56,14 @@ final class WebHarness: Sendable {
     struct NoAdminUsers: AdminUserDirectory {
         func adminUsers(_ query: AdminUserQuery) throws -> [AdminUserView] { [] }
         func adminUser(id: UserID) throws -> AdminUserView? { nil }
+    }
+
+    /// An empty audit log and outbox, for the same reason.
+    struct NoAdminRecords: AdminRecords {
+        func adminAudit(_ query: AdminAuditQuery) throws -> [AuditEntry] { [] }
+        func adminOutbox(_ query: AdminOutboxQuery) throws -> [OutboxEntry] { [] }
+        func outboxEntry(id: Int64) throws -> OutboxEntry? { nil }
+        func retryOutbox(id: Int64?, now: Date) throws -> OutboxRetryResult { OutboxRetryResult(retried: 0, unrecoverable: 0) }
     }
 
     deinit { pool.shutdown() }

@@ -80,6 +80,32 @@ import Testing
         #expect(events.contains("invite_accepted") && events.contains("email_confirmed"), "\(events)")
     }
 
+    @Test func anInvitationThroughTheAdminAPIIsMailedAndItsCodeConfirmsTheAccount() throws {
+        let stack = try Stack()
+        defer { stack.stop() }
+        let key = try stack.app.adminKey("back-office", [.usersWrite])
+        let email = MailEnvironment.recipient("invite-api")
+        let created = try stack.app.admin("POST", "/admin/v1/invites", key: key, json: #"{"email":"\#(email)"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.text.contains(#""status":"unconfirmed""#) && created.text.contains(#""expires_at":"#))
+        let again = try stack.app.admin("POST", "/admin/v1/invites", key: key, json: #"{"email":"\#(email.uppercased())"}"#)
+        #expect(again.status == 409 && ErrorJSON.code(again) == "email_taken", "\(again.text)")
+        let unknownLocale = try stack.app.admin("POST", "/admin/v1/invites", key: key,
+                                                json: #"{"email":"other-\#(email)","locale":"xx"}"#)
+        #expect(unknownLocale.status == 422, "\(unknownLocale.text)")
+
+        let (_, code, token) = try stack.invitation(to: email)
+        let accepted = try stack.accept(["email": email, "code": code])
+        #expect(accepted.status == 200, "\(accepted.text)")
+        #expect(try accepted.json(SessionJSON.self).user.confirmed_at != nil, "the invitation confirms the address")
+        #expect(try stack.accept(["token": token]).status == 409, "link and code are one invitation")
+        #expect(try stack.app.signIn(email, Self.password).status == 200)
+        #expect(try stack.app.count("""
+            SELECT count(*)::int8 FROM audit_log WHERE event IN ('sign_up', 'invite_sent')
+              AND detail->>'actor' = 'apikey:back-office'
+            """) == 2)
+    }
+
     @Test func theMailedCodeDoesWhatTheLinkDoes() throws {
         let stack = try Stack()
         defer { stack.stop() }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An outbox row as latchctl lists it: envelope and delivery state, never subject, body or link.
+/// An outbox row as latchctl and `GET /admin/v1/outbox` list it: envelope and delivery state, never subject, body or link.
 public struct OutboxEntry: Hashable, Sendable {
     public var id: Int64
     /// `MailKind` raw value (kept as text so a listing never fails on a kind this build does not know).
@@ -30,5 +30,10 @@ public struct OutboxEntry: Hashable, Sendable {
         self.sentAt = sentAt
         self.failedAt = failedAt
         self.lastError = lastError
+    }
+
+    /// `sent`, `failed` (given up) or `pending` (due, backing off or being sent).
+    public var state: OutboxState {
+        sentAt != nil ? .sent : failedAt != nil ? .failed : .pending
     }
 }

@@ -1,4 +1,3 @@
-import AuthCore
 import Foundation
 
 /// One `audit_log` row as stored.

@@ -1,4 +1,4 @@
-/// What `PostgresAdminStore.retryOutbox` did.
+/// What `AdminRecords.retryOutbox` did.
 public struct OutboxRetryResult: Hashable, Sendable {
     /// Rows made due now (failure cleared, backoff cut short).
     public var retried: Int
