@@ -26,7 +26,7 @@ struct LibPQSession {
     /// The same through a transaction pooler, as statements after connecting (see `PostgresPoolerMode`).
     /// IntervalStyle is left out: PgBouncer 1.18 does not carry it to the next server session, and this client
     /// reads no interval values.
-    static let pooledSessionSettings = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'"
+    private static let pooledSessionSettings = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'"
 
     init(url: String, statementCapacity: Int, poolerMode: PostgresPoolerMode = .direct) throws(PostgresError) {
         self.statementCapacity = poolerMode.preparesStatements ? statementCapacity : 0
