@@ -77,8 +77,8 @@ public final class LatchApplication: Sendable {
             configuration: configuration, database: database, pool: pool, transport: transport, sender: sender,
             clock: clock, log: log)
         (webhookWorker, webhookWakeup) = try Self.makeWebhookWorker(
-            configuration: configuration, database: database, pool: pool, policy: webhookPolicy, schedule: webhookSchedule, clock: clock,
-            log: log)
+            configuration: configuration, database: database, pool: pool, policy: webhookPolicy,
+            schedule: webhookSchedule, clock: clock, log: log)
         jobs = [Self.makeDeferredMailJob(configuration: configuration, service: service, log: log)]
             + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log),
                Self.makeProviderTokenJob(configuration: configuration, service: service, log: log)].compactMap { $0 }
