@@ -153,12 +153,12 @@ extension LatchApplication {
     }
 
     static func makeOutboxWorker(
-        configuration: LatchConfiguration, pool: PostgresPool, transport: any MailTransport, sender: MailSender,
-        clock: any WallClock, log: LogWriter
-    ) throws -> (OutboxWorker?, PostgresOutboxWakeup?) {
+        configuration: LatchConfiguration, database: DatabaseConnections, pool: PostgresPool,
+        transport: any MailTransport, sender: MailSender, clock: any WallClock, log: LogWriter
+    ) throws -> (OutboxWorker?, (any WorkerWakeup)?) {
         let settings = configuration.outbox
         guard settings.workers > 0 else { return (nil, nil) }
-        let wakeup = try PostgresOutboxWakeup(url: configuration.databaseURL)
+        let wakeup = try database.wakeup(channel: PostgresAuthStore.defaultOutboxChannel, workers: "outbox", log: log)
         let workerConfiguration = OutboxWorkerConfiguration(
             workerCount: settings.workers,
             leaseDuration: .seconds(settings.lease),

@@ -21,11 +21,11 @@ extension LatchApplication {
     /// The delivery threads and their LISTEN connection on `latch_webhooks`, or nils when delivery is off. The
     /// poll interval is the outbox's (`LATCH_OUTBOX_POLL`): both only cover lost notifications and due retries.
     static func makeWebhookWorker(
-        configuration: LatchConfiguration, pool: PostgresPool, policy: WebhookTargetPolicy,
-        schedule: WebhookRetrySchedule, clock: any WallClock, log: LogWriter
-    ) throws -> (WebhookWorker?, PostgresOutboxWakeup?) {
+        configuration: LatchConfiguration, database: DatabaseConnections, pool: PostgresPool,
+        policy: WebhookTargetPolicy, schedule: WebhookRetrySchedule, clock: any WallClock, log: LogWriter
+    ) throws -> (WebhookWorker?, (any WorkerWakeup)?) {
         guard configuration.webhooks.workers > 0 else { return (nil, nil) }
-        let wakeup = try PostgresOutboxWakeup(url: configuration.databaseURL, channel: PostgresWebhookStore.channel)
+        let wakeup = try database.wakeup(channel: PostgresWebhookStore.channel, workers: "webhook", log: log)
         let logger: WebhookWorker.Logger = { message, fields in log.log(message, fields.mapValues { .string($0) }) }
         let store = PostgresWebhookStore(pool: pool)
         let deliverer = WebhookDeliverer(

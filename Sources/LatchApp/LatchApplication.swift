@@ -27,10 +27,10 @@ public final class LatchApplication: Sendable {
     private let adminServer: HTTPServer?
     private let hashPool: WorkerPool
     private let outboxWorker: OutboxWorker?
-    private let outboxWakeup: PostgresOutboxWakeup?
+    private let outboxWakeup: (any WorkerWakeup)?
     /// Nil when `LATCH_WEBHOOK_WORKERS` is 0; then its wake-up is nil too.
     private let webhookWorker: WebhookWorker?
-    private let webhookWakeup: PostgresOutboxWakeup?
+    private let webhookWakeup: (any WorkerWakeup)?
     /// The resolver of mail asked for by address, and the purge when it is on.
     private let jobs: [PeriodicJob]
     /// Flushed at `stop()`: request lines are buffered (`LogWriter`).
@@ -56,7 +56,8 @@ public final class LatchApplication: Sendable {
         let composer = try Self.makeMailComposer(configuration: configuration)
         let webhookPolicy = try Self.webhookTargetPolicy(configuration.webhooks)
 
-        pool = PostgresPool(configuration: .init(url: configuration.databaseURL, maxConnections: configuration.databasePoolSize))
+        let database = DatabaseConnections(configuration: configuration)
+        pool = PostgresPool(configuration: database.pool(maxConnections: configuration.databasePoolSize))
         let applied = try Self.migrate(pool: pool, directory: configuration.migrationsDirectory, log: log)
         if !applied.isEmpty {
             log.log("migrations applied", ["files": .string(applied.map(\.fileName).joined(separator: ","))])
@@ -73,10 +74,11 @@ public final class LatchApplication: Sendable {
         hashPool = WorkerPool(name: "latch-hash", threads: configuration.hashWorkers, queueCapacity: 4096,
                               priority: .background)
         (outboxWorker, outboxWakeup) = try Self.makeOutboxWorker(
-            configuration: configuration, pool: pool, transport: transport, sender: sender, clock: clock, log: log)
+            configuration: configuration, database: database, pool: pool, transport: transport, sender: sender,
+            clock: clock, log: log)
         (webhookWorker, webhookWakeup) = try Self.makeWebhookWorker(
-            configuration: configuration, pool: pool, policy: webhookPolicy, schedule: webhookSchedule, clock: clock,
-            log: log)
+            configuration: configuration, database: database, pool: pool, policy: webhookPolicy,
+            schedule: webhookSchedule, clock: clock, log: log)
         jobs = [Self.makeDeferredMailJob(configuration: configuration, service: service, log: log)]
             + [Self.makePurgeJob(configuration: configuration, pool: pool, clock: clock, log: log),
                Self.makeProviderTokenJob(configuration: configuration, service: service, log: log)].compactMap { $0 }
@@ -143,9 +145,9 @@ public final class LatchApplication: Sendable {
         for job in jobs { job.stop(timeout: .seconds(10)) }
         webhookWorker?.requestStop()
         outboxWorker?.stop(timeout: .seconds(30))
-        outboxWakeup?.listener.close()
+        outboxWakeup?.close()
         webhookWorker?.stop(timeout: .seconds(30))
-        webhookWakeup?.listener.close()
+        webhookWakeup?.close()
         pool.close()
         log.flush()
     }

@@ -21,8 +21,9 @@ extension ConfigurationLoader {
         let webhooks = try webhooks()
         let listen = try listenAddress("LATCH_LISTEN")
         let metricsListen = try metricsListenAddress(apart: listen)
+        let database = try databaseSettings()
         let configuration = LatchConfiguration(
-            databaseURL: try databaseURL(),
+            databaseURL: database.url,
             serverSecret: try serverSecret(),
             listen: listen,
             metricsListen: metricsListen,
@@ -60,6 +61,8 @@ extension ConfigurationLoader {
         )
         try checkUnconfirmedTTL(of: configuration)
         var withApple = configuration
+        withApple.databasePooler = database.pooler
+        withApple.databaseListenURL = database.listenURL
         withApple.webhooks = webhooks
         withApple.appleClientSecret = try appleClientSecret()
         if let apple = try appleProvider(revokes: withApple.appleClientSecret != nil) {
@@ -283,16 +286,6 @@ extension ConfigurationLoader {
             throw ConfigurationError(variable: "LATCH_BODY_TIMEOUT", problem: "must not be shorter than LATCH_HEADER_TIMEOUT")
         }
         return deadlines
-    }
-
-    private func databaseURL() throws(ConfigurationError) -> String {
-        guard let url = raw("DATABASE_URL") else {
-            throw ConfigurationError(variable: "DATABASE_URL", problem: "is required (postgresql://user@host:5432/db)")
-        }
-        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
-            throw ConfigurationError(variable: "DATABASE_URL", problem: "must start with postgresql:// or postgres://")
-        }
-        return url
     }
 
     /// On by default, on loopback: a scraper on the same host (or a sidecar) reaches it, nobody else does.

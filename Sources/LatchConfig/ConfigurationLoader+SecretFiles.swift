@@ -8,7 +8,9 @@ extension ConfigurationLoader {
     /// anyone who can inspect the container; a file can be readable by the service alone (a Docker or Kubernetes
     /// secret). A new secret setting becomes file-capable by being listed here: the `_FILE` variable, its flag,
     /// its row in `variables` (so in `--help` and the README) and its checks all follow from this list.
-    public static let fileVariables: [String] = ["DATABASE_URL", "LATCH_SMTP_URL", "LATCH_SECRET_KEY"]
+    public static let fileVariables: [String] = [
+        "DATABASE_URL", "LATCH_DATABASE_LISTEN_URL", "LATCH_SMTP_URL", "LATCH_SECRET_KEY",
+    ]
 
     /// `DATABASE_URL` -> `DATABASE_URL_FILE`.
     public static func fileVariable(for name: String) -> String { name + "_FILE" }

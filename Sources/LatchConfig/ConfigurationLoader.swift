@@ -11,6 +11,12 @@ public struct ConfigurationLoader: Sendable {
     /// The settings; each of `fileVariables` also gets an `X_FILE` row in `variables`.
     private static let settings: [(name: String, help: String, defaultValue: String?)] = [
         ("DATABASE_URL", "PostgreSQL URL (postgresql://user:pass@host:5432/db)", nil),
+        ("LATCH_DATABASE_POOLER",
+         "`none`, or `transaction` behind PgBouncer in transaction mode (also set by ?pgbouncer=true on DATABASE_URL)",
+         "none"),
+        ("LATCH_DATABASE_LISTEN_URL",
+         "a direct PostgreSQL URL used only for LISTEN (unset behind a transaction pooler: the workers poll every second)",
+         nil),
         ("LATCH_SECRET_KEY", "the server secret: base64 of 32 random bytes (make one: latchctl secret generate)", nil),
         ("LATCH_LISTEN", "address the HTTP server binds", "127.0.0.1:8080"),
         ("LATCH_METRICS_LISTEN", "address of the Prometheus /metrics listener (empty: none)", "127.0.0.1:9464"),

@@ -74,7 +74,20 @@ public struct LatchConfiguration: Sendable, Equatable {
         }
     }
 
+    /// Between latchd and PostgreSQL: nothing (or a session pooler), or a pooler in transaction mode, which hands
+    /// each transaction to any server connection, so latchd keeps no state in a session.
+    public enum DatabasePooler: String, Sendable, Equatable {
+        case none
+        case transaction
+    }
+
+    /// libpq URL, without the `pgbouncer` parameter (libpq refuses parameters it does not know).
     public var databaseURL: String
+    /// `LATCH_DATABASE_POOLER`, or `transaction` when `DATABASE_URL` says `?pgbouncer=true`.
+    public var databasePooler: DatabasePooler = .none
+    /// `LATCH_DATABASE_LISTEN_URL`: a direct connection for LISTEN, which a transaction pooler cannot carry; nil:
+    /// LISTEN on `databaseURL`, or, through a transaction pooler, the workers poll.
+    public var databaseListenURL: String? = nil
     /// `LATCH_SECRET_KEY`: never in the database; one-time codes and signing keys derive their keys from it.
     public var serverSecret: ServerSecret
     public var listen: ListenAddress

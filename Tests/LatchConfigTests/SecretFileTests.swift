@@ -134,7 +134,9 @@ import Testing
 
     @Test func everyFileVariableIsListedRightAfterItsSetting() {
         let names = ConfigurationLoader.variables.map(\.name)
-        #expect(ConfigurationLoader.fileVariables == ["DATABASE_URL", "LATCH_SMTP_URL", "LATCH_SECRET_KEY"])
+        #expect(ConfigurationLoader.fileVariables == [
+            "DATABASE_URL", "LATCH_DATABASE_LISTEN_URL", "LATCH_SMTP_URL", "LATCH_SECRET_KEY",
+        ])
         for name in ConfigurationLoader.fileVariables {
             let index = names.firstIndex(of: name)
             #expect(index.map { names[$0 + 1] } == name + "_FILE")

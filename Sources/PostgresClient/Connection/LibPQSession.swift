@@ -22,14 +22,21 @@ struct LibPQSession {
     private let unsolicited = UnsolicitedMessages()
 
     /// Session settings every connection gets, so timestamps come back in UTC, ISO format, and text is UTF-8.
-    private static let sessionKeywords = ["dbname", "options", "client_encoding"]
     private static let sessionOptions = "-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres"
+    /// The same through a transaction pooler, as statements after connecting (see `PostgresPoolerMode`).
+    /// IntervalStyle is left out: PgBouncer 1.18 does not carry it to the next server session, and this client
+    /// reads no interval values.
+    private static let pooledSessionSettings = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'"
 
-    init(url: String, statementCapacity: Int) throws(PostgresError) {
-        self.statementCapacity = statementCapacity
-        // libpq reads both arrays up to a NULL keyword.
-        let keywords: [String?] = Self.sessionKeywords + [nil]
-        let values: [String?] = [url, Self.sessionOptions, "UTF8", nil]
+    init(url: String, statementCapacity: Int, poolerMode: PostgresPoolerMode = .direct) throws(PostgresError) {
+        self.statementCapacity = poolerMode.preparesStatements ? statementCapacity : 0
+        // libpq reads both arrays up to a NULL keyword; a later keyword overrides the same one in the URL.
+        let settings: [(String, String)] = switch poolerMode {
+        case .direct: [("dbname", url), ("options", Self.sessionOptions), ("client_encoding", "UTF8")]
+        case .transaction: [("dbname", url), ("client_encoding", "UTF8")]
+        }
+        let keywords: [String?] = settings.map(\.0) + [nil]
+        let values: [String?] = settings.map(\.1) + [nil]
         let connection = CStringArray(keywords).withPointers { keywords in
             CStringArray(values).withPointers { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -46,6 +53,14 @@ struct LibPQSession {
             Unmanaged<UnsolicitedMessages>.fromOpaque(context).takeUnretainedValue().received(result)
         }, Unmanaged.passUnretained(unsolicited).toOpaque())
         self.handle = connection
+        if poolerMode == .transaction {
+            do {
+                _ = try simpleQuery(Self.pooledSessionSettings)
+            } catch {
+                finish()
+                throw error
+            }
+        }
     }
 
     mutating func finish() {
@@ -94,7 +109,9 @@ struct LibPQSession {
         return try makeResult(PQexec(handle, sql))
     }
 
-    /// Runs a parameterized statement, preparing it once per connection and reusing the prepared statement.
+    /// Runs a parameterized statement, preparing it once per connection and reusing the prepared statement; with
+    /// `prepare` false, or once the cache is full (capacity 0 through a transaction pooler), as an unnamed
+    /// statement parsed, bound and run in one round trip.
     mutating func query(_ sql: String, _ parameters: [PostgresValue], prepare: Bool) throws(PostgresError)
         -> PostgresQueryResult
     {

@@ -17,9 +17,13 @@ public final class PostgresConnection: Sendable {
     ///
     /// Every session runs with `TimeZone=UTC` and `DateStyle=ISO` (set at connect, no extra round trip); an
     /// `options` parameter in the URL is replaced by these. `statementCacheCapacity` bounds the prepared statements
-    /// kept per connection; beyond it, new SQL texts run unprepared.
-    public init(url: String, statementCacheCapacity: Int = 256) throws(PostgresError) {
-        session = Mutex(try LibPQSession(url: url, statementCapacity: statementCacheCapacity))
+    /// kept per connection; beyond it, new SQL texts run unprepared. Through a transaction pooler (`poolerMode`
+    /// `.transaction`) no statement is prepared and the settings are sent as SET after connecting.
+    public init(url: String, statementCacheCapacity: Int = 256, poolerMode: PostgresPoolerMode = .direct)
+        throws(PostgresError)
+    {
+        session = Mutex(try LibPQSession(
+            url: url, statementCapacity: statementCacheCapacity, poolerMode: poolerMode))
     }
 
     deinit {

@@ -9,19 +9,23 @@ extension PostgresPool {
         public var acquireTimeout: Duration
         /// Prepared statements kept per connection (see `PostgresConnection.init`).
         public var statementCacheCapacity: Int
+        /// Whether a transaction pooler sits in front of the server (no prepared statements then).
+        public var poolerMode: PostgresPoolerMode
 
         /// - Parameters:
         ///   - url: libpq connection URI.
         ///   - maxConnections: at least 1; size it to the threads that query concurrently.
         ///   - acquireTimeout: wait for a free connection, default 10 s.
+        ///   - poolerMode: `.transaction` behind PgBouncer in transaction mode.
         public init(
             url: String, maxConnections: Int = 10, acquireTimeout: Duration = .seconds(10),
-            statementCacheCapacity: Int = 256
+            statementCacheCapacity: Int = 256, poolerMode: PostgresPoolerMode = .direct
         ) {
             self.url = url
             self.maxConnections = max(1, maxConnections)
             self.acquireTimeout = acquireTimeout
             self.statementCacheCapacity = statementCacheCapacity
+            self.poolerMode = poolerMode
         }
     }
 

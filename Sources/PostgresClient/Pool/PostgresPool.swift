@@ -159,7 +159,8 @@ public final class PostgresPool: Sendable {
         }
         do {
             let connection = try PostgresConnection(
-                url: configuration.url, statementCacheCapacity: configuration.statementCacheCapacity)
+                url: configuration.url, statementCacheCapacity: configuration.statementCacheCapacity,
+                poolerMode: configuration.poolerMode)
             state.withLock { $0.open += 1 }
             return connection
         } catch {

@@ -49,7 +49,8 @@ final class CommandContext {
     /// A small pool (latchctl runs one statement at a time), opened once.
     func pool() throws(ConfigurationError) -> PostgresPool {
         if let openPool { return openPool }
-        let pool = PostgresPool(configuration: .init(url: try configuration().databaseURL, maxConnections: 2))
+        let pool = PostgresPool(
+            configuration: DatabaseConnections(configuration: try configuration()).pool(maxConnections: 2))
         openPool = pool
         return pool
     }

@@ -58,14 +58,14 @@ import Testing
         defer { database.drop() }
         let observer = try PostgresConnection(url: database.url)
         defer { observer.close() }
-        let configuration = try ConfigurationLoader(environment: [
+        let configuration = try ConfigurationLoader(environment: TestPooler.routed([
             "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": database.url,
             "LATCH_MAIL_DIR": "/tmp/latch-unused", "LATCH_LINK_BASE": TestApp.linkBase, "LATCH_APP_SCHEME": "myapp",
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
             "LATCH_ARGON2_MEMORY_KIB": "64", "LATCH_ARGON2_ITERATIONS": "1",
-        ]).load()
-        let pool = PostgresPool(configuration: .init(url: configuration.databaseURL,
-                                                     maxConnections: configuration.databasePoolSize))
+        ])).load()
+        let pool = PostgresPool(configuration: DatabaseConnections(configuration: configuration)
+            .pool(maxConnections: configuration.databasePoolSize))
         defer { pool.close() }
         let service = try LatchApplication.makeAuthService(configuration: configuration, pool: pool)
 

@@ -39,7 +39,7 @@ import Testing
         let mailDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("latch-count-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: mailDirectory) }
-        let configuration = try ConfigurationLoader(environment: [
+        let configuration = try ConfigurationLoader(environment: TestPooler.routed([
             "LATCH_SECRET_KEY": TestSecret.base64, "DATABASE_URL": database.url,
             "LATCH_MAIL_DIR": mailDirectory.path,
             "LATCH_LINK_BASE": TestApp.linkBase,
@@ -47,10 +47,10 @@ import Testing
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
             "LATCH_ARGON2_MEMORY_KIB": "64",
             "LATCH_ARGON2_ITERATIONS": "1",
-        ]).load()
+        ])).load()
         // The pool and the service exactly as latchd makes them (LatchApplication.init).
-        let pool = PostgresPool(configuration: .init(url: configuration.databaseURL,
-                                                     maxConnections: configuration.databasePoolSize))
+        let pool = PostgresPool(configuration: DatabaseConnections(configuration: configuration)
+            .pool(maxConnections: configuration.databasePoolSize))
         defer { pool.close() }
         let service = try LatchApplication.makeAuthService(
             configuration: configuration, pool: pool, clock: StoppedClock(instant: Date()))

@@ -66,7 +66,7 @@ import Testing
         variables["LATCH_LISTEN"] = "127.0.0.1:0"
         variables["LATCH_METRICS_LISTEN"] = "127.0.0.1:0"
         variables["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
-        var configuration = try ConfigurationLoader(environment: variables).load()
+        var configuration = try ConfigurationLoader(environment: TestPooler.routed(variables)).load()
         configuration.productName = productName
         let application = try LatchApplication(
             configuration: configuration, log: LogWriter(handle: FileHandle(forWritingAtPath: "/dev/null") ?? .standardError))

@@ -28,7 +28,8 @@ final class DaemonProcess: @unchecked Sendable {
         outputURL = directory.appendingPathComponent("out")
         errorURL = directory.appendingPathComponent("err")
         // Only what the test gives, plus PATH: the daemon must not pick up the developer's own LATCH_* variables.
-        let variables = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
+        // Through the run's transaction pooler, if it has one (`TestPooler`).
+        let variables = TestPooler.routed(environment).merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
         // Output goes to files (read whenever a test looks), so the daemon never blocks on a full pipe.
         process = try ChildProcess(argv, environment: variables, outputPath: outputURL.path, errorPath: errorURL.path)
         process.closeInput()

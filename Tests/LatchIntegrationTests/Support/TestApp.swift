@@ -52,7 +52,7 @@ final class TestApp: @unchecked Sendable {
             "LATCH_THREADS": "4",
         ]
         variables.merge(environment) { $1 }
-        let configuration = try ConfigurationLoader(environment: variables).load()
+        let configuration = try ConfigurationLoader(environment: TestPooler.routed(variables)).load()
         application = try LatchApplication(configuration: configuration, log: LogWriter(handle: Self.discard), clock: clock,
                                            webhookSchedule: webhookSchedule)
         try application.start()

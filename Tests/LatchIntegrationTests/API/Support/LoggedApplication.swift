@@ -26,7 +26,7 @@ final class LoggedApplication: @unchecked Sendable {
             "LATCH_ARGON2_MEMORY_KIB": "64", "LATCH_ARGON2_ITERATIONS": "1", "LATCH_THREADS": "4",
         ]
         variables.merge(environment) { $1 }
-        let configuration = try ConfigurationLoader(environment: variables).load()
+        let configuration = try ConfigurationLoader(environment: TestPooler.routed(variables)).load()
         writer = LogWriter(handle: handle)
         application = try LatchApplication(configuration: configuration, log: writer)
         try application.start()
