@@ -93,6 +93,31 @@ import Testing
         #expect(text.contains("./docker/prometheus.yml:/etc/prometheus/prometheus.yml"))
     }
 
+    /// The cluster profile: three latchd replicas through PgBouncer in transaction mode, LISTEN direct, behind
+    /// HAProxy checking /readyz; the replicas trust X-Forwarded-For and know every variable they are given.
+    @Test func theClusterProfileIsTheProductionShape() throws {
+        let text = try Self.composeText()
+        let compose = LineReader.read(text)
+        let replicas = try #require(compose.services["latchd-cluster"])
+        let known = Set(ConfigurationLoader.variables.map(\.name))
+        #expect(replicas.environment.filter { $0 != "DATABASE_URL" && !known.contains($0) }.isEmpty, "\(replicas.environment)")
+        #expect(text.contains("DATABASE_URL: postgresql://latch:latch@pgbouncer:6432/latch?pgbouncer=true"))
+        #expect(text.contains("LATCH_DATABASE_LISTEN_URL: postgresql://latch:latch@postgres:5432/latch"))
+        #expect(text.contains("PGBOUNCER_POOL_MODE: transaction"))
+        #expect(replicas.environment.contains("LATCH_TRUST_PROXY") && replicas.hasHealthcheck)
+        #expect(replicas.dependsOn.sorted() == ["mail", "pgbouncer"])
+        #expect(compose.services["haproxy"]?.dependsOn == ["latchd-cluster"])
+        for name in ["pgbouncer", "latchd-cluster", "haproxy"] {
+            #expect(LineReader.entries(of: "profiles", in: name, text).isEmpty, "inline list, not entries")
+            #expect(compose.services[name]?.hasHealthcheck == true, "\(name)")
+        }
+        #expect(text.components(separatedBy: #"profiles: ["cluster"]"#).count == 4, "three services in the profile")
+        let haproxy = try String(contentsOf: Self.root.appendingPathComponent("docker/haproxy.cfg"), encoding: .utf8)
+        #expect(haproxy.contains("option httpchk GET /readyz"))
+        #expect(haproxy.contains("server-template latchd 3 latchd-cluster:8080 check"))
+        #expect(haproxy.contains("option forwardfor"))
+    }
+
     @Test func dockerfileShipsTheMigrations() throws {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let copies = dockerfile.split(separator: "\n").filter { $0.hasPrefix("COPY ") }
