@@ -2,7 +2,7 @@
 -- token; scripts/bench stores their SHA-256 in auth_tokens). Run with one wrk thread (-t1): the counter is per thread.
 dofile("bench/report.lua")
 
-local counter = 0
+local counter = tonumber(os.getenv("BENCH_CONFIRM_FROM") or "0")
 local headers = { ["Content-Type"] = "application/json" }
 
 function request()
