@@ -268,4 +268,50 @@ struct PostgresAdminStoreTests {
         #expect(ended.unconfirmedUsers == 1)
         #expect(try fixture.store.findUser(id: id) == nil)
     }
+
+    /// A purge deletes in bounded batches (each its own transaction) so a million expired rows never sit in one
+    /// long transaction beside live sign-ins: with batches of 5, 24 expired links, 12 refresh tokens and 6 sessions
+    /// of ended sessions all go over several batches, and the live rows stay.
+    @Test func purgeDeletesEverythingEndedAcrossSeveralBatchesAndKeepsTheLiveRows() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.close() }
+        let day: TimeInterval = 86400
+        let (ann, _) = try fixture.makeUser()
+        try fixture.store.markEmailConfirmed(userID: ann.id, at: fixture.at(1))
+        let live = try fixture.makeSession(for: ann.id, now: fixture.at(49 * day))
+        // Links: 23 expired on day 1, 3 live until day 60.
+        _ = try fixture.pool.query("""
+            INSERT INTO auth_tokens (token_hash, user_id, purpose, expires_at, created_at)
+            SELECT sha256(convert_to('batch' || n, 'UTF8')), $1, 'reset',
+                   CASE WHEN n <= 23 THEN $2::timestamptz ELSE $3::timestamptz END, $4::timestamptz
+            FROM generate_series(1, 26) AS n
+            """, [ann.id.rawValue, fixture.at(day), fixture.at(60 * day), fixture.t0])
+        // Sessions that ended on day 30 (refresh expired), two refresh tokens each (one rotated, one not).
+        _ = try fixture.pool.query("""
+            INSERT INTO sessions (id, user_id, access_token_hash, access_expires_at, refresh_expires_at, family_id,
+                                  created_at, last_used_at, authenticated_at)
+            SELECT md5('batch-session' || n)::uuid, $1, sha256(convert_to('batch-access' || n, 'UTF8')), $2::timestamptz,
+                   $3::timestamptz, md5('batch-family' || n)::uuid, $2::timestamptz, $2::timestamptz, $2::timestamptz
+            FROM generate_series(1, 6) AS n
+            """, [ann.id.rawValue, fixture.at(day), fixture.at(30 * day)])
+        _ = try fixture.pool.query("""
+            INSERT INTO refresh_tokens (token_hash, session_id, family_id, user_id, created_at, used_at, expires_at)
+            SELECT sha256(convert_to('batch-refresh' || s.id || n, 'UTF8')), s.id, s.family_id, s.user_id, s.created_at,
+                   CASE WHEN n = 1 THEN s.created_at END, s.refresh_expires_at
+            FROM sessions s CROSS JOIN generate_series(1, 2) AS n WHERE s.refresh_expires_at = $1::timestamptz
+            """, [fixture.at(30 * day)])
+
+        let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day,
+                                             batchSize: 5)
+        #expect(result.tokens == 24, "the 23 expired links and the sign-up's confirm link (it expired on day 0)")
+        #expect(result.sessions == 6)
+        #expect(result.refreshTokens == 12)
+        #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE expires_at > $1", [fixture.at(50 * day)]) == 3)
+        #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE expires_at < $1", [fixture.at(43 * day)]) == 0)
+        #expect(try fixture.store.findSession(accessTokenHash: fixture.tokens.digest(live.access)) != nil)
+        #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
+        #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1, "the live session's token stays")
+        #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day,
+                                        batchSize: 5).total == 0)
+    }
 }

@@ -3,14 +3,22 @@ import Foundation
 import PostgresClient
 
 extension PostgresAdminStore {
-    /// Deletes, in one transaction, rows that ended more than `retention` before `now`: expired, used or
-    /// superseded tokens (second-factor tickets, never-activated enrolments and passkey challenges among them),
-    /// revoked or expired sessions and refresh tokens, sent or abandoned mail, rate-limit windows, sign-in failure
-    /// counters, expired trusted devices, signing keys revoked or replaced (a later, unrevoked key took over)
-    /// before the cutoff (their tokens expired long ago, and the key that signs now is never one of them), and
-    /// webhook events delivered or given up before it. The audit log is kept. In the same transaction, accounts
-    /// left unconfirmed for longer than `unconfirmedTTL` are deleted (`unconfirmedAccountsPurge`), so no address
-    /// stays taken by a sign-up nobody confirmed.
+    /// Rows one purge transaction deletes at most: a million expired rows go in short transactions that hold few
+    /// row locks and little WAL each, so sign-ins writing the same tables meanwhile never wait on the purge long.
+    public static let purgeBatchSize = 5000
+
+    /// Deletes rows that ended more than `retention` before `now`: expired, used or superseded tokens
+    /// (second-factor tickets, never-activated enrolments and passkey challenges among them), revoked or expired
+    /// sessions and refresh tokens, sent or abandoned mail, rate-limit windows, sign-in failure counters, expired
+    /// trusted devices, signing keys revoked or replaced (a later, unrevoked key took over) before the cutoff (their
+    /// tokens expired long ago, and the key that signs now is never one of them), and webhook events delivered or
+    /// given up before it. The audit log is kept. Then accounts left unconfirmed for longer than `unconfirmedTTL`
+    /// are deleted (`unconfirmedAccountsPurge`), so no address stays taken by a sign-up nobody confirmed.
+    ///
+    /// Each table's rows go in batches of at most `batchSize`, each batch its own transaction, until a batch finds
+    /// fewer: every row deleted has ended, so a purge stopped halfway leaves only rows the next one deletes. Signing
+    /// keys and webhook events (few rows) and the unconfirmed accounts (one statement with their audit rows) go in
+    /// one statement each.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
     /// - Parameters:
@@ -18,64 +26,73 @@ extension PostgresAdminStore {
     ///   - source: who ran it, for those rows: `latchctl`, or `latchd` for the daemon's own purge job.
     public func purge(
         now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil,
-        source: String = "latchctl"
+        source: String = "latchctl", batchSize: Int = PostgresAdminStore.purgeBatchSize
     ) throws -> PurgeResult {
         let cutoff = now.addingTimeInterval(-max(0, retention))
         let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor,
                                                                source: source)
-        return try pool.transaction { connection in
-            // A closure: as a local func, Swift 6.3 warns that its `try` calls nothing that throws (it does).
-            let delete = { (statement: PostgresQuery) throws -> Int in try connection.query(statement).affectedRows }
-            // Spent, replaced or expired links.
-            let tokens = try delete(
-                "DELETE FROM auth_tokens WHERE expires_at < \(cutoff) OR used_at < \(cutoff) OR superseded_at < \(cutoff)")
-                + delete("DELETE FROM reauthentication_codes WHERE expires_at < \(cutoff)")
-                // Second-factor tickets that ended, and enrolments never activated.
-                + delete("DELETE FROM mfa_tickets WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
-                + delete("DELETE FROM mfa_factors WHERE activated_at IS NULL AND expires_at < \(cutoff)")
-                // Passkey challenges spent or expired: only the one conditional UPDATE ever reads them again.
-                + delete("DELETE FROM passkey_challenges WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
-                // Provider sign-in nonces alike, and provider token jobs that finished (their tokens are gone).
-                + delete("DELETE FROM sign_in_nonces WHERE expires_at < \(cutoff) OR used_at < \(cutoff)")
-                + delete("DELETE FROM provider_jobs WHERE finished_at < \(cutoff)")
-            // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
-            // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
-            let refreshTokens = try delete("""
-                DELETE FROM refresh_tokens
-                WHERE expires_at < \(cutoff) OR revoked_at < \(cutoff)
-                   OR session_id IN (SELECT id FROM sessions WHERE revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff))
-                """)
-            var result = PurgeResult(
-                tokens: tokens,
-                sessions: try delete(
-                    "DELETE FROM sessions WHERE revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff)"),
-                refreshTokens: refreshTokens,
-                mail: try delete("DELETE FROM outbox WHERE sent_at < \(cutoff) OR failed_at < \(cutoff)"),
-                rateLimitWindows: try delete("DELETE FROM rate_limits WHERE window_start < \(cutoff)"),
-                signInFailures: try delete("DELETE FROM signin_failures WHERE last_failure_at < \(cutoff)"),
-                trustedDevices: try delete("DELETE FROM trusted_devices WHERE expires_at < \(cutoff)"),
-                signingKeys: try delete("""
-                    DELETE FROM signing_keys k
-                    WHERE k.revoked_at < \(cutoff)
-                       OR EXISTS (SELECT 1 FROM signing_keys later
-                                  WHERE later.revoked_at IS NULL AND later.activates_at > k.activates_at
-                                    AND later.activates_at < \(cutoff))
-                    """)
-            )
-            // Webhook events whose every delivery ended (delivered or given up) before the cutoff, and events that
-            // had none left (their endpoints were removed); their deliveries go by cascade. A pending one keeps its
-            // event however old: it is still to be sent.
-            result.webhookEvents = try delete("""
-                DELETE FROM webhook_events e
-                WHERE e.created_at < \(cutoff)
-                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                                  WHERE d.event_id = e.id
-                                    AND COALESCE(d.delivered_at, d.failed_at, 'infinity') >= \(cutoff))
-                """)
-            // Last, so the counts above stay rows that ended; the accounts' own rows go with them uncounted.
-            result.unconfirmedUsers = try delete(unconfirmedAccounts)
-            return result
+        let batch = max(1, batchSize)
+        // DELETE has no LIMIT: each batch picks at most `batch` rows by ctid. A row updated meanwhile moves and is
+        // skipped by that batch; it still matches and the next batch takes it.
+        let inBatches = { (table: String, condition: PostgresQuery) throws -> Int in
+            var total = 0
+            var deleted = 0
+            repeat {
+                deleted = try self.pool.query("""
+                    DELETE FROM \(unescaped: table) WHERE ctid = ANY (ARRAY(
+                        SELECT ctid FROM \(unescaped: table) WHERE \(condition) LIMIT \(batch)))
+                    """).affectedRows
+                total += deleted
+            } while deleted >= batch
+            return total
         }
+        // Spent, replaced or expired links.
+        let tokens = try inBatches(
+            "auth_tokens", "expires_at < \(cutoff) OR used_at < \(cutoff) OR superseded_at < \(cutoff)")
+            + inBatches("reauthentication_codes", "expires_at < \(cutoff)")
+            // Second-factor tickets that ended, and enrolments never activated.
+            + inBatches("mfa_tickets", "expires_at < \(cutoff) OR used_at < \(cutoff)")
+            + inBatches("mfa_factors", "activated_at IS NULL AND expires_at < \(cutoff)")
+            // Passkey challenges spent or expired: only the one conditional UPDATE ever reads them again.
+            + inBatches("passkey_challenges", "expires_at < \(cutoff) OR used_at < \(cutoff)")
+            // Provider sign-in nonces alike, and provider token jobs that finished (their tokens are gone).
+            + inBatches("sign_in_nonces", "expires_at < \(cutoff) OR used_at < \(cutoff)")
+            + inBatches("provider_jobs", "finished_at < \(cutoff)")
+        // Used (rotated) tokens of a live session stay until they expire: presenting one must still be
+        // detected as reuse. Before the sessions, so the tokens they cascade to are counted here.
+        let refreshTokens = try inBatches("refresh_tokens", """
+            expires_at < \(cutoff) OR revoked_at < \(cutoff)
+               OR session_id IN (SELECT id FROM sessions WHERE revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff))
+            """)
+        var result = PurgeResult(
+            tokens: tokens,
+            sessions: try inBatches("sessions", "revoked_at < \(cutoff) OR refresh_expires_at < \(cutoff)"),
+            refreshTokens: refreshTokens,
+            mail: try inBatches("outbox", "sent_at < \(cutoff) OR failed_at < \(cutoff)"),
+            rateLimitWindows: try inBatches("rate_limits", "window_start < \(cutoff)"),
+            signInFailures: try inBatches("signin_failures", "last_failure_at < \(cutoff)"),
+            trustedDevices: try inBatches("trusted_devices", "expires_at < \(cutoff)"),
+            signingKeys: try pool.query("""
+                DELETE FROM signing_keys k
+                WHERE k.revoked_at < \(cutoff)
+                   OR EXISTS (SELECT 1 FROM signing_keys later
+                              WHERE later.revoked_at IS NULL AND later.activates_at > k.activates_at
+                                AND later.activates_at < \(cutoff))
+                """).affectedRows
+        )
+        // Webhook events whose every delivery ended (delivered or given up) before the cutoff, and events that
+        // had none left (their endpoints were removed); their deliveries go by cascade. A pending one keeps its
+        // event however old: it is still to be sent.
+        result.webhookEvents = try pool.query("""
+            DELETE FROM webhook_events e
+            WHERE e.created_at < \(cutoff)
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                              WHERE d.event_id = e.id
+                                AND COALESCE(d.delivered_at, d.failed_at, 'infinity') >= \(cutoff))
+            """).affectedRows
+        // Last, so the counts above stay rows that ended; the accounts' own rows go with them uncounted.
+        result.unconfirmedUsers = try pool.query(unconfirmedAccounts).affectedRows
+        return result
     }
 
     /// One statement deleting the accounts never confirmed and created more than `ttl` before `now`, as a deletion
