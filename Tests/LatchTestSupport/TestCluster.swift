@@ -1,5 +1,4 @@
 import Foundation
-import TestKit
 
 /// A private PostgreSQL cluster in a temporary directory on a free port, for tests that stop or restart the
 /// server (which a shared `DATABASE_URL` server must never do). Driven by `scripts/pg-cluster`.
@@ -10,56 +9,44 @@ import TestKit
 /// try cluster.restart()
 /// ```
 public final class TestCluster: Sendable {
-    /// The cluster's directory (data, socket, log).
-    public let directory: URL
-    /// The TCP port on 127.0.0.1.
-    public let port: Int
-    /// `postgresql://latch@127.0.0.1:PORT/postgres`.
-    public let url: String
+    private let server: ScriptedServer
 
-    private init(directory: URL, port: Int, url: String) {
-        self.directory = directory
-        self.port = port
-        self.url = url
+    /// The cluster's directory (data, socket, log).
+    public var directory: URL { server.directory }
+    /// The TCP port on 127.0.0.1.
+    public var port: Int { server.port }
+    /// `postgresql://latch@127.0.0.1:PORT/postgres`.
+    public var url: String { server.url }
+
+    private init(server: ScriptedServer) {
+        self.server = server
     }
 
     /// Creates and starts a new cluster (initdb takes about a second).
     public static func start() throws -> TestCluster {
-        // Short path: the Unix socket path inside it is limited to 107 bytes.
-        let directory = URL(fileURLWithPath: "/tmp/latch-pg-" + UUID().uuidString.prefix(8).lowercased())
-        let port = try freePort()
-        let output = try runScript(["start", directory.path, String(port)])
-        let url = output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return TestCluster(directory: directory, port: port, url: url)
+        TestCluster(server: try .start(script: "pg-cluster", directoryPrefix: "latch-pg", logName: "postgres.log"))
     }
 
     /// The server log, for failure messages.
-    public var log: String {
-        (try? String(contentsOf: directory.appendingPathComponent("postgres.log"), encoding: .utf8)) ?? ""
-    }
+    public var log: String { server.log }
 
     /// Starts the server again after `stop()` (no-op when running).
     public func start() throws {
-        _ = try Self.runScript(["start", directory.path, String(port)])
+        try server.run("start", [String(port)])
     }
 
     /// Fast shutdown: open connections are terminated.
     public func stop() throws {
-        _ = try Self.runScript(["stop", directory.path])
+        try server.run("stop")
     }
 
     /// Fast restart; returns once the server accepts connections again.
     public func restart() throws {
-        _ = try Self.runScript(["restart", directory.path])
+        try server.run("restart")
     }
 
     /// Stops the server and deletes its directory. Errors are ignored: this runs in cleanup.
     public func destroy() {
-        _ = try? Self.runScript(["stop", directory.path])
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func runScript(_ arguments: [String]) throws -> String {
-        try ProjectScript.run("pg-cluster", arguments)
+        server.destroy()
     }
 }

@@ -1,27 +1,23 @@
 import Foundation
-import TestKit
 
 /// A PgBouncer in transaction mode in a temporary directory on a free port, in front of a PostgreSQL server,
 /// for tests of latchd behind a transaction pooler. Driven by `scripts/pgbouncer`.
 public final class TestPgBouncer: Sendable {
-    public let directory: URL
-    public let port: Int
-    /// `postgresql://USER@127.0.0.1:PORT/postgres?pgbouncer=true`, as the script prints it.
-    public let url: String
+    private let server: ScriptedServer
 
-    private init(directory: URL, port: Int, url: String) {
-        self.directory = directory
-        self.port = port
-        self.url = url
+    public var directory: URL { server.directory }
+    public var port: Int { server.port }
+    /// `postgresql://USER@127.0.0.1:PORT/postgres?pgbouncer=true`, as the script prints it.
+    public var url: String { server.url }
+
+    private init(server: ScriptedServer) {
+        self.server = server
     }
 
     /// Starts PgBouncer in front of the server of `upstream` (a pg-cluster URL).
     public static func start(upstream: String) throws -> TestPgBouncer {
-        // Short path: the Unix socket inside it is limited to 107 bytes.
-        let directory = URL(fileURLWithPath: "/tmp/latch-bouncer-" + UUID().uuidString.prefix(8).lowercased())
-        let port = try freePort()
-        let output = try ProjectScript.run("pgbouncer", ["start", directory.path, String(port), upstream])
-        return TestPgBouncer(directory: directory, port: port, url: output.trimmingCharacters(in: .whitespacesAndNewlines))
+        TestPgBouncer(server: try .start(
+            script: "pgbouncer", directoryPrefix: "latch-bouncer", logName: "pgbouncer.log", arguments: [upstream]))
     }
 
     /// `databaseURL` (a database of the upstream server) through this PgBouncer, with `?pgbouncer=true`.
@@ -34,13 +30,10 @@ public final class TestPgBouncer: Sendable {
     }
 
     /// PgBouncer's log, for failure messages.
-    public var log: String {
-        (try? String(contentsOf: directory.appendingPathComponent("pgbouncer.log"), encoding: .utf8)) ?? ""
-    }
+    public var log: String { server.log }
 
     /// Stops PgBouncer and deletes its directory. Errors are ignored: this runs in cleanup.
     public func destroy() {
-        _ = try? ProjectScript.run("pgbouncer", ["stop", directory.path])
-        try? FileManager.default.removeItem(at: directory)
+        server.destroy()
     }
 }
