@@ -16,19 +16,9 @@ import Testing
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
         ]
         environment.merge(extra) { $1 }
-        let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
-        var port: Int?
-        _ = eventually(within: .seconds(30), every: .milliseconds(50)) {
-            guard daemon.isRunning else { return true }
-            port = Self.loggedPort(daemon.standardError)
-            return port != nil
-        }
-        if let port { return (daemon, port) }
-        daemon.wait(timeout: 1)
-        throw DaemonError.didNotStart(daemon.standardError)
+        let started = try DaemonProcess.startLatchd(environment: environment, openFileLimit: openFileLimit)
+        return (started.daemon, started.port)
     }
-
-    enum DaemonError: Error { case didNotStart(String) }
 
     /// The port in the address of the first `message` log line (by default the API's).
     static func loggedPort(_ log: String, message: String = "latchd listening") -> Int? {

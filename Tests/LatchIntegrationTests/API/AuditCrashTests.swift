@@ -452,19 +452,7 @@ extension AuditCrashTests {
         let port: Int
 
         init(environment: [String: String]) throws {
-            let daemon = try DaemonProcess("latchd", environment: environment)
-            var found: Int?
-            _ = eventually(within: .seconds(30), every: .milliseconds(50)) {
-                found = DaemonTests.loggedPort(daemon.standardError)
-                return found != nil || !daemon.isRunning
-            }
-            guard let found else {
-                daemon.signal(SIGKILL)
-                daemon.wait(timeout: 5)
-                throw MailDaemon.StartError.didNotStart(daemon.standardError)
-            }
-            process = daemon
-            port = found
+            (process, port, _) = try DaemonProcess.startLatchd(environment: environment)
         }
 
         func kill() {

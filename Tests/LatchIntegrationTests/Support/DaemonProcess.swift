@@ -55,6 +55,35 @@ final class DaemonProcess: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.pid, number) }
 
+    /// A latchd that exited, or logged no listening address in time; its standard error.
+    struct DidNotStart: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "latchd did not start: \(log)" }
+    }
+
+    /// Starts `latchd` with `environment` (which should listen on port 0) and waits for its "latchd listening"
+    /// line, and with `metrics` its "metrics listening" line too. Returns the daemon and the logged ports; a daemon
+    /// that exits or logs them not within `timeout` is killed and `DidNotStart` thrown with its log.
+    static func startLatchd(
+        environment: [String: String], metrics: Bool = false, openFileLimit: Int? = nil, timeout: TimeInterval = 30
+    ) throws -> (daemon: DaemonProcess, port: Int, metricsPort: Int?) {
+        let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
+        var port: Int?
+        var metricsPort: Int?
+        _ = eventually(within: .seconds(timeout), every: .milliseconds(50)) {
+            let log = daemon.standardError
+            port = port ?? DaemonTests.loggedPort(log)
+            if metrics { metricsPort = metricsPort ?? DaemonTests.loggedPort(log, message: "metrics listening") }
+            return (port != nil && (!metrics || metricsPort != nil)) || !daemon.isRunning
+        }
+        guard let port, !metrics || metricsPort != nil, daemon.isRunning else {
+            daemon.signal(SIGKILL)
+            daemon.wait(timeout: 5)
+            throw DidNotStart(log: daemon.standardError)
+        }
+        return (daemon, port, metricsPort)
+    }
+
     /// Polls `GET path` until it answers `status`, up to `timeout`.
     static func waitFor(port: Int, path: String = "/healthz", status: Int = 200, timeout: TimeInterval = 20) -> Bool {
         eventually(within: .seconds(timeout), every: .milliseconds(50)) {

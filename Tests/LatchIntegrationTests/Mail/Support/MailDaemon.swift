@@ -5,13 +5,6 @@ import TestKit
 /// The real `latchd` binary on ephemeral loopback ports, configured for mail tests, with its ports read from
 /// its "latchd listening" and "metrics listening" log lines.
 struct MailDaemon {
-    enum StartError: Error, CustomStringConvertible {
-        case didNotStart(String)
-        var description: String {
-            switch self { case .didNotStart(let log): "latchd did not start: \(log)" }
-        }
-    }
-
     let process: DaemonProcess
     let port: Int
     let metricsPort: Int
@@ -26,22 +19,8 @@ struct MailDaemon {
         environment["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
         environment["LATCH_THREADS"] = "2"
         environment["LATCH_HASH_WORKERS"] = "2"
-        let daemon = try DaemonProcess("latchd", environment: environment)
-        var found: (Int, Int)?
-        _ = eventually(within: .seconds(20), every: .milliseconds(50)) {
-            if let port = DaemonTests.loggedPort(daemon.standardError),
-               let metrics = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening") {
-                found = (port, metrics)
-            }
-            return found != nil || !daemon.isRunning
-        }
-        guard let found else {
-            daemon.signal(SIGKILL)
-            daemon.wait(timeout: 2)
-            throw StartError.didNotStart(daemon.standardError)
-        }
-        process = daemon
-        (port, metricsPort) = found
+        let started = try DaemonProcess.startLatchd(environment: environment, metrics: true, timeout: 20)
+        (process, port, metricsPort) = (started.daemon, started.port, started.metricsPort ?? 0)
     }
 
     func post(_ path: String, _ json: String) throws -> HTTPTestClient.Response {

@@ -6,13 +6,6 @@ import TestKit
 /// (no mail is sent: the outbox is off), cheap hashing, roomy rate limits for sign-ups from 127.0.0.1, and a
 /// quick fallback poll. Crash tests SIGKILL it; the rest stop it with SIGTERM.
 struct WebhookDaemon {
-    enum StartError: Error, CustomStringConvertible {
-        case didNotStart(String)
-        var description: String {
-            switch self { case .didNotStart(let log): "latchd did not start: \(log)" }
-        }
-    }
-
     let process: DaemonProcess
     let port: Int
     let metricsPort: Int
@@ -46,23 +39,14 @@ struct WebhookDaemon {
             "LATCH_RATE_SIGNUP_EMAIL": "100/1h",
         ]
         environment["LATCH_WEBHOOK_LEASE"] = lease
-        let daemon = try DaemonProcess("latchd", environment: environment)
-        var found: (Int, Int)?
-        _ = eventually(within: .seconds(30), every: .milliseconds(50)) {
-            if let port = DaemonTests.loggedPort(daemon.standardError),
-               let metrics = DaemonTests.loggedPort(daemon.standardError, message: "metrics listening") {
-                found = (port, metrics)
-            }
-            return found != nil || !daemon.isRunning
-        }
-        guard let found else {
-            daemon.signal(SIGKILL)
-            daemon.wait(timeout: 2)
+        let started: (daemon: DaemonProcess, port: Int, metricsPort: Int?)
+        do {
+            started = try DaemonProcess.startLatchd(environment: environment, metrics: true)
+        } catch {
             try? FileManager.default.removeItem(at: mailDirectory)
-            throw StartError.didNotStart(daemon.standardError)
+            throw error
         }
-        process = daemon
-        (port, metricsPort) = found
+        (process, port, metricsPort) = (started.daemon, started.port, started.metricsPort ?? 0)
     }
 
     /// `POST /v1/signup`: the sign-up's user.created event is written in its transaction.
