@@ -301,9 +301,14 @@ struct PostgresAdminStoreTests {
             FROM sessions s CROSS JOIN generate_series(1, 2) AS n WHERE s.refresh_expires_at = $1::timestamptz
             """, [fixture.at(30 * day)])
 
+        var rests: [Duration] = []
         let result = try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day,
-                                             batchSize: 5)
+                                             batchSize: 5, rest: { rests.append($0) })
         #expect(result.tokens == 24, "the 23 expired links and the sign-up's confirm link (it expired on day 0)")
+        // A rest after each full batch (more may follow), none after the last of a table: 4 of links, 1 of
+        // sessions, 2 of refresh tokens; each as long as its batch took (restFactor 1), so never zero.
+        #expect(rests.count == 7, "\(rests)")
+        #expect(rests.allSatisfy { $0 > .zero })
         #expect(result.sessions == 6)
         #expect(result.refreshTokens == 12)
         #expect(try fixture.count("SELECT count(*) FROM auth_tokens WHERE expires_at > $1", [fixture.at(50 * day)]) == 3)
@@ -312,6 +317,7 @@ struct PostgresAdminStoreTests {
         #expect(try fixture.count("SELECT count(*) FROM sessions") == 1)
         #expect(try fixture.count("SELECT count(*) FROM refresh_tokens") == 1, "the live session's token stays")
         #expect(try fixture.admin.purge(now: fixture.at(50 * day), retention: 7 * day, unconfirmedTTL: 60 * day,
-                                        batchSize: 5).total == 0)
+                                        batchSize: 5, rest: { rests.append($0) }).total == 0)
+        #expect(rests.count == 7, "nothing left: no full batch, no rest")
     }
 }

@@ -7,6 +7,11 @@ extension PostgresAdminStore {
     /// row locks and little WAL each, so sign-ins writing the same tables meanwhile never wait on the purge long.
     public static let purgeBatchSize = 5000
 
+    /// How long a purge rests after each full batch, as a multiple of the time that batch took. At 1 it keeps a
+    /// database core busy half of the time at most: `make bench` measured sign-in at half its rate (p99 2.5×) while
+    /// a purge of a million rows ran flat out on two cores, where Argon2 needs both.
+    public static let purgeRestFactor = 1.0
+
     /// Deletes rows that ended more than `retention` before `now`: expired, used or superseded tokens
     /// (second-factor tickets, never-activated enrolments and passkey challenges among them), revoked or expired
     /// sessions and refresh tokens, sent or abandoned mail, rate-limit windows, sign-in failure counters, expired
@@ -18,7 +23,8 @@ extension PostgresAdminStore {
     /// Each table's rows go in batches of at most `batchSize`, each batch its own transaction, until a batch finds
     /// fewer: every row deleted has ended, so a purge stopped halfway leaves only rows the next one deletes. Signing
     /// keys and webhook events (few rows) and the unconfirmed accounts (one statement with their audit rows) go in
-    /// one statement each.
+    /// one statement each. After each full batch (more rows may follow) the purge rests `restFactor` times as long
+    /// as the batch took, through `rest`, so that it never takes the database from the requests beside it.
     ///
     /// `retention` must exceed the longest rate-limit window and the lockout's forget time, or live counters go.
     /// - Parameters:
@@ -26,7 +32,10 @@ extension PostgresAdminStore {
     ///   - source: who ran it, for those rows: `latchctl`, or `latchd` for the daemon's own purge job.
     public func purge(
         now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil,
-        source: String = "latchctl", batchSize: Int = PostgresAdminStore.purgeBatchSize
+        source: String = "latchctl", batchSize: Int = PostgresAdminStore.purgeBatchSize,
+        restFactor: Double = PostgresAdminStore.purgeRestFactor,
+        rest: (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.attoseconds) / 1e18
+                                                    + Double($0.components.seconds)) }
     ) throws -> PurgeResult {
         let cutoff = now.addingTimeInterval(-max(0, retention))
         let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor,
@@ -34,15 +43,18 @@ extension PostgresAdminStore {
         let batch = max(1, batchSize)
         // DELETE has no LIMIT: each batch picks at most `batch` rows by ctid. A row updated meanwhile moves and is
         // skipped by that batch; it still matches and the next batch takes it.
-        let inBatches = { (table: String, condition: PostgresQuery) throws -> Int in
+        let clock = ContinuousClock()
+        func inBatches(_ table: String, _ condition: PostgresQuery) throws -> Int {
             var total = 0
             var deleted = 0
             repeat {
-                deleted = try self.pool.query("""
+                let started = clock.now
+                deleted = try pool.query("""
                     DELETE FROM \(unescaped: table) WHERE ctid = ANY (ARRAY(
                         SELECT ctid FROM \(unescaped: table) WHERE \(condition) LIMIT \(batch)))
                     """).affectedRows
                 total += deleted
+                if deleted >= batch && restFactor > 0 { rest(started.duration(to: clock.now) * restFactor) }
             } while deleted >= batch
             return total
         }
