@@ -112,6 +112,13 @@ public final class LogWriter: Sendable {
     /// RFC 8259 string escaping: quotes, backslashes and every control character.
     static func appendQuoted(_ text: String, to line: inout String) {
         line += "\""
+        // Most values need no escape: append them whole. 0xE2 leads U+2028 and U+2029 (and other characters,
+        // which then take the slow path, where they are kept as they are).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            line += text
+            line += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": line += "\\\""
