@@ -21,4 +21,14 @@ struct TargetCheck: Codable {
         TargetCheck(target: target, measured: measured, value: value, limit: limit,
                     pass: strictly ? value < limit : value <= limit)
     }
+
+    /// A miss whatever the numbers, when any of `lines` had failed requests: such a line did not measure what it says
+    /// (a 401 from an expired token is answered faster than the request it stands for).
+    func requiring(noErrorsIn lines: ReportLine...) -> TargetCheck {
+        let failing = lines.filter { $0.errors > 0 }
+        guard !failing.isEmpty else { return self }
+        let why = failing.map { "\($0.errors) failed requests in '\($0.label)'" }.joined(separator: ", ")
+        return TargetCheck(target: target, measured: measured + " (not measured: " + why + ")", value: value,
+                           limit: limit, pass: false)
+    }
 }

@@ -46,24 +46,24 @@ struct TargetEvaluator {
                 measured: String(format: "%.1f/s of %.1f/s: %.0f%%", signIn.requestsPerSecond, bound, signInRatio * 100)
                     + String(format: " (%.0f%% of %d cores / %.2f ms)", signIn.requestsPerSecond / signInBound * 100,
                              cores, hashMs),
-                value: signInRatio, limit: 0.95),
+                value: signInRatio, limit: 0.95).requiring(noErrorsIn: signIn),
             .atLeast(
                 "GET /v1/me >= 60% of pgbench session ⨝ user",
                 measured: String(format: "%.0f req/s of %.0f tps: %.0f%%", me.requestsPerSecond,
                                  pgbench.requestsPerSecond, meRatio * 100),
-                value: meRatio, limit: Self.meOfPgbench),
+                value: meRatio, limit: Self.meOfPgbench).requiring(noErrorsIn: me, pgbench),
             .atMost(
                 "GET /v1/me p99 under sign-in saturation <= 3x alone",
                 measured: "\(Self.ms(meLoaded.p99Us)) vs \(Self.ms(meAlone.p99Us)) alone: " + String(format: "%.2fx", p99Ratio),
-                value: p99Ratio, limit: 3),
+                value: p99Ratio, limit: 3).requiring(noErrorsIn: meLoaded, meAlone),
             .atLeast(
                 "POST /v1/token/refresh >= 3000/s",
                 measured: String(format: "%.0f/s", refresh.requestsPerSecond),
-                value: refresh.requestsPerSecond, limit: Self.refreshPerSecond),
+                value: refresh.requestsPerSecond, limit: Self.refreshPerSecond).requiring(noErrorsIn: refresh),
             .atLeast(
                 "POST /v1/confirm >= 2500/s",
                 measured: String(format: "%.0f/s", confirm.requestsPerSecond),
-                value: confirm.requestsPerSecond, limit: Self.confirmPerSecond),
+                value: confirm.requestsPerSecond, limit: Self.confirmPerSecond).requiring(noErrorsIn: confirm),
             .atMost(
                 "latchd idle RSS < 40 MB",
                 measured: String(format: "%.1f MB (%d KiB)", idleBytes / 1e6, memory.idleKib),
@@ -86,7 +86,7 @@ struct TargetEvaluator {
                 "\(title) at \(users ?? "many") users >= 80% of small",
                 measured: String(format: "%.0f/s of %.0f/s: %.0f%%", large.requestsPerSecond, small.requestsPerSecond,
                                  ratio * 100),
-                value: ratio, limit: Self.largeOfSmall)
+                value: ratio, limit: Self.largeOfSmall).requiring(noErrorsIn: large, small)
         }
     }
 
@@ -100,7 +100,7 @@ struct TargetEvaluator {
         return .atMost(
             "POST /v1/signin p99 during purge <= 2x alone",
             measured: "\(Self.ms(during.p99Us)) vs \(Self.ms(alone.p99Us)) alone: " + String(format: "%.2fx", ratio),
-            value: ratio, limit: Self.purgeP99Ratio)
+            value: ratio, limit: Self.purgeP99Ratio).requiring(noErrorsIn: during, alone)
     }
 
     private func line(_ label: String) throws(BenchError) -> ReportLine {
