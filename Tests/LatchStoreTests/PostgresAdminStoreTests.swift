@@ -306,7 +306,7 @@ struct PostgresAdminStoreTests {
                                              batchSize: 5, rest: { rests.append($0) })
         #expect(result.tokens == 24, "the 23 expired links and the sign-up's confirm link (it expired on day 0)")
         // A rest after each full batch (more may follow), none after the last of a table: 4 of links, 1 of
-        // sessions, 2 of refresh tokens; each as long as its batch took (restFactor 1), so never zero.
+        // sessions, 2 of refresh tokens; each a multiple of the time its batch took, so never zero.
         #expect(rests.count == 7, "\(rests)")
         #expect(rests.allSatisfy { $0 > .zero })
         #expect(result.sessions == 6)

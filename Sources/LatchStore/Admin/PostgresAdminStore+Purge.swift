@@ -7,10 +7,11 @@ extension PostgresAdminStore {
     /// row locks and little WAL each, so sign-ins writing the same tables meanwhile never wait on the purge long.
     public static let purgeBatchSize = 5000
 
-    /// How long a purge rests after each full batch, as a multiple of the time that batch took. At 1 it keeps a
-    /// database core busy half of the time at most: `make bench` measured sign-in at half its rate (p99 2.5×) while
-    /// a purge of a million rows ran flat out on two cores, where Argon2 needs both.
-    public static let purgeRestFactor = 1.0
+    /// How long a purge rests after each full batch, as a multiple of the time that batch took. At 3 it keeps a
+    /// database core busy a quarter of the time at most. `make bench` on two cores, where Argon2 needs both,
+    /// measured sign-in's p99 at 2.5× its value alone while a purge of a million rows ran flat out, and 2.1× with a
+    /// rest as long as each batch; a purge is maintenance and can take four times as long.
+    public static let purgeRestFactor = 3.0
 
     /// Deletes rows that ended more than `retention` before `now`: expired, used or superseded tokens
     /// (second-factor tickets, never-activated enrolments and passkey challenges among them), revoked or expired
