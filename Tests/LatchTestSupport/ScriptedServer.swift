@@ -43,3 +43,24 @@ public struct ScriptedServer: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+/// A test server kept by a `ScriptedServer`: its directory, port, URL, log and cleanup are the script's.
+public protocol ScriptedServerBacked: Sendable {
+    var server: ScriptedServer { get }
+}
+
+extension ScriptedServerBacked {
+    /// The server's directory (its data, socket and log).
+    public var directory: URL { server.directory }
+    /// The TCP port on 127.0.0.1.
+    public var port: Int { server.port }
+    /// The URL the script printed.
+    public var url: String { server.url }
+    /// The server's log, for failure messages.
+    public var log: String { server.log }
+
+    /// Stops the server and deletes its directory. Errors are ignored: this runs in cleanup.
+    public func destroy() {
+        server.destroy()
+    }
+}

@@ -1,14 +1,10 @@
 import Foundation
 
 /// A PgBouncer in transaction mode in a temporary directory on a free port, in front of a PostgreSQL server,
-/// for tests of latchd behind a transaction pooler. Driven by `scripts/pgbouncer`.
-public final class TestPgBouncer: Sendable {
-    private let server: ScriptedServer
-
-    public var directory: URL { server.directory }
-    public var port: Int { server.port }
-    /// `postgresql://USER@127.0.0.1:PORT/postgres?pgbouncer=true`, as the script prints it.
-    public var url: String { server.url }
+/// for tests of latchd behind a transaction pooler. Driven by `scripts/pgbouncer`; its `url` is
+/// `postgresql://USER@127.0.0.1:PORT/postgres?pgbouncer=true`.
+public final class TestPgBouncer: ScriptedServerBacked {
+    public let server: ScriptedServer
 
     private init(server: ScriptedServer) {
         self.server = server
@@ -27,13 +23,5 @@ public final class TestPgBouncer: Sendable {
         components.port = port
         components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "pgbouncer", value: "true")]
         return components.string ?? databaseURL
-    }
-
-    /// PgBouncer's log, for failure messages.
-    public var log: String { server.log }
-
-    /// Stops PgBouncer and deletes its directory. Errors are ignored: this runs in cleanup.
-    public func destroy() {
-        server.destroy()
     }
 }
