@@ -45,15 +45,25 @@ extension PostgresAdminStore {
         // DELETE has no LIMIT: each batch picks at most `batch` rows by ctid. A row updated meanwhile moves and is
         // skipped by that batch; it still matches and the next batch takes it.
         let clock = ContinuousClock()
+        // Each statement in its own transaction without parallel workers or JIT: maintenance must leave the cores
+        // to requests. At a million users the scans of sessions and refresh tokens for ended rows ran as a parallel
+        // seq scan (two workers besides the backend: every core of a two-core machine) with a JIT compile each.
+        func maintenance(_ statement: PostgresQuery) throws -> Int {
+            try pool.transaction { connection in
+                _ = try connection.query(
+                    "SELECT set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)")
+                return try connection.query(statement).affectedRows
+            }
+        }
         func inBatches(_ table: String, _ condition: PostgresQuery) throws -> Int {
             var total = 0
             var deleted = 0
             repeat {
                 let started = clock.now
-                deleted = try pool.query("""
+                deleted = try maintenance("""
                     DELETE FROM \(unescaped: table) WHERE ctid = ANY (ARRAY(
                         SELECT ctid FROM \(unescaped: table) WHERE \(condition) LIMIT \(batch)))
-                    """).affectedRows
+                    """)
                 total += deleted
                 if deleted >= batch && restFactor > 0 { rest(started.duration(to: clock.now) * restFactor) }
             } while deleted >= batch
@@ -85,26 +95,26 @@ extension PostgresAdminStore {
             rateLimitWindows: try inBatches("rate_limits", "window_start < \(cutoff)"),
             signInFailures: try inBatches("signin_failures", "last_failure_at < \(cutoff)"),
             trustedDevices: try inBatches("trusted_devices", "expires_at < \(cutoff)"),
-            signingKeys: try pool.query("""
+            signingKeys: try maintenance("""
                 DELETE FROM signing_keys k
                 WHERE k.revoked_at < \(cutoff)
                    OR EXISTS (SELECT 1 FROM signing_keys later
                               WHERE later.revoked_at IS NULL AND later.activates_at > k.activates_at
                                 AND later.activates_at < \(cutoff))
-                """).affectedRows
+                """)
         )
         // Webhook events whose every delivery ended (delivered or given up) before the cutoff, and events that
         // had none left (their endpoints were removed); their deliveries go by cascade. A pending one keeps its
         // event however old: it is still to be sent.
-        result.webhookEvents = try pool.query("""
+        result.webhookEvents = try maintenance("""
             DELETE FROM webhook_events e
             WHERE e.created_at < \(cutoff)
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
                               WHERE d.event_id = e.id
                                 AND COALESCE(d.delivered_at, d.failed_at, 'infinity') >= \(cutoff))
-            """).affectedRows
+            """)
         // Last, so the counts above stay rows that ended; the accounts' own rows go with them uncounted.
-        result.unconfirmedUsers = try pool.query(unconfirmedAccounts).affectedRows
+        result.unconfirmedUsers = try maintenance(unconfirmedAccounts)
         return result
     }
 
