@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(name: "DeepLinkRoutingTests", dependencies: ["DeepLinkRouting", "TestKit"]),
         .testTarget(name: "LatchClientTests", dependencies: ["LatchClient", "DeepLinkRouting", "TestKit"]),
         .testTarget(name: "HTMLEscapingTests", dependencies: ["HTMLEscaping"]),
+        .testTarget(name: "TestKitTests", dependencies: ["TestKit"]),
         .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "CCurl", "HTTPServer", "TestKit"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthCoreTesting", "StoreContract"]),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "AuthCoreTesting"]),
