@@ -19,7 +19,7 @@ public final class PollingWakeup: WorkerWakeup, Sendable {
         let start = ContinuousClock.now
         let until = min(start.advanced(by: max(timeout, .zero)), nextTick.withLock { $0 })
         let pause = start.duration(to: until)
-        if pause > .zero { Thread.sleep(forTimeInterval: Self.seconds(pause)) }
+        if pause > .zero { Thread.sleep(forTimeInterval: pause.timeInterval) }
         return nextTick.withLock { next in
             let now = ContinuousClock.now
             guard now >= next else { return false }
@@ -30,9 +30,4 @@ public final class PollingWakeup: WorkerWakeup, Sendable {
 
     /// Nothing is held.
     public func close() {}
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }

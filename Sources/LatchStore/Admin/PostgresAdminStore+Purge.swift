@@ -35,8 +35,7 @@ extension PostgresAdminStore {
         now: Date, retention: TimeInterval, unconfirmedTTL: TimeInterval, actor: String? = nil,
         source: String = "latchctl", batchSize: Int = PostgresAdminStore.purgeBatchSize,
         restFactor: Double = PostgresAdminStore.purgeRestFactor,
-        rest: (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.attoseconds) / 1e18
-                                                    + Double($0.components.seconds)) }
+        rest: (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.timeInterval) }
     ) throws -> PurgeResult {
         let cutoff = now.addingTimeInterval(-max(0, retention))
         let unconfirmedAccounts = try unconfirmedAccountsPurge(now: now, ttl: unconfirmedTTL, actor: actor,

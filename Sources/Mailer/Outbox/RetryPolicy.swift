@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// When to try a failed mail again: exponential backoff `base * 2^(attempts - 1)`, capped, with optional jitter,

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// The stop flag shared by one worker's threads, with a pause that ends early when stop is requested. Public for
