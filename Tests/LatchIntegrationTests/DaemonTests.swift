@@ -16,8 +16,7 @@ import Testing
             "LATCH_MIGRATIONS_DIR": TestDatabase.sqlDirectory.path,
         ]
         environment.merge(extra) { $1 }
-        let started = try DaemonProcess.startLatchd(environment: environment, openFileLimit: openFileLimit)
-        return (started.daemon, started.port)
+        return try DaemonProcess.startLatchd(environment: environment, openFileLimit: openFileLimit)
     }
 
     /// The port in the address of the first `message` log line (by default the API's).

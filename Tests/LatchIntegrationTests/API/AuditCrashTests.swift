@@ -452,7 +452,7 @@ extension AuditCrashTests {
         let port: Int
 
         init(environment: [String: String]) throws {
-            (process, port, _) = try DaemonProcess.startLatchd(environment: environment)
+            (process, port) = try DaemonProcess.startLatchd(environment: environment)
         }
 
         func kill() {

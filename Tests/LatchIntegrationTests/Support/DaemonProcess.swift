@@ -62,26 +62,46 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts `latchd` with `environment` (which should listen on port 0) and waits for its "latchd listening"
-    /// line, and with `metrics` its "metrics listening" line too. Returns the daemon and the logged ports; a daemon
-    /// that exits or logs them not within `timeout` is killed and `DidNotStart` thrown with its log.
+    /// line. Returns the daemon and the logged port; a daemon that exits or logs it not within `timeout` is killed
+    /// and `DidNotStart` thrown with its log.
     static func startLatchd(
-        environment: [String: String], metrics: Bool = false, openFileLimit: Int? = nil, timeout: TimeInterval = 30
-    ) throws -> (daemon: DaemonProcess, port: Int, metricsPort: Int?) {
+        environment: [String: String], openFileLimit: Int? = nil, timeout: TimeInterval = 30
+    ) throws -> (daemon: DaemonProcess, port: Int) {
+        let (daemon, ports) = try startLatchd(
+            environment: environment, openFileLimit: openFileLimit, timeout: timeout, waitingFor: ["latchd listening"])
+        return (daemon, ports[0])
+    }
+
+    /// `startLatchd`, waiting for the "metrics listening" line too: the daemon, its port and its metrics port.
+    static func startLatchdWithMetrics(
+        environment: [String: String], timeout: TimeInterval = 30
+    ) throws -> (daemon: DaemonProcess, port: Int, metricsPort: Int) {
+        let (daemon, ports) = try startLatchd(
+            environment: environment, openFileLimit: nil, timeout: timeout,
+            waitingFor: ["latchd listening", "metrics listening"])
+        return (daemon, ports[0], ports[1])
+    }
+
+    /// Starts latchd and waits until it logged a port for each of `messages`; the ports in their order.
+    private static func startLatchd(
+        environment: [String: String], openFileLimit: Int?, timeout: TimeInterval, waitingFor messages: [String]
+    ) throws -> (DaemonProcess, [Int]) {
         let daemon = try DaemonProcess("latchd", environment: environment, openFileLimit: openFileLimit)
-        var port: Int?
-        var metricsPort: Int?
+        var ports = [Int?](repeating: nil, count: messages.count)
         _ = eventually(within: .seconds(timeout), every: .milliseconds(50)) {
             let log = daemon.standardError
-            port = port ?? DaemonTests.loggedPort(log)
-            if metrics { metricsPort = metricsPort ?? DaemonTests.loggedPort(log, message: "metrics listening") }
-            return (port != nil && (!metrics || metricsPort != nil)) || !daemon.isRunning
+            for (index, message) in messages.enumerated() where ports[index] == nil {
+                ports[index] = DaemonTests.loggedPort(log, message: message)
+            }
+            return !ports.contains(nil) || !daemon.isRunning
         }
-        guard let port, !metrics || metricsPort != nil, daemon.isRunning else {
+        let found = ports.compactMap { $0 }
+        guard found.count == messages.count, daemon.isRunning else {
             daemon.signal(SIGKILL)
             daemon.wait(timeout: 5)
             throw DidNotStart(log: daemon.standardError)
         }
-        return (daemon, port, metricsPort)
+        return (daemon, found)
     }
 
     /// Polls `GET path` until it answers `status`, up to `timeout`.

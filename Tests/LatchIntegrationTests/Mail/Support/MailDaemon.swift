@@ -19,8 +19,7 @@ struct MailDaemon {
         environment["LATCH_MIGRATIONS_DIR"] = TestDatabase.sqlDirectory.path
         environment["LATCH_THREADS"] = "2"
         environment["LATCH_HASH_WORKERS"] = "2"
-        let started = try DaemonProcess.startLatchd(environment: environment, metrics: true, timeout: 20)
-        (process, port, metricsPort) = (started.daemon, started.port, started.metricsPort ?? 0)
+        (process, port, metricsPort) = try DaemonProcess.startLatchdWithMetrics(environment: environment, timeout: 20)
     }
 
     func post(_ path: String, _ json: String) throws -> HTTPTestClient.Response {

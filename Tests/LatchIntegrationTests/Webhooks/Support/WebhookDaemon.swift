@@ -39,14 +39,12 @@ struct WebhookDaemon {
             "LATCH_RATE_SIGNUP_EMAIL": "100/1h",
         ]
         environment["LATCH_WEBHOOK_LEASE"] = lease
-        let started: (daemon: DaemonProcess, port: Int, metricsPort: Int?)
         do {
-            started = try DaemonProcess.startLatchd(environment: environment, metrics: true)
+            (process, port, metricsPort) = try DaemonProcess.startLatchdWithMetrics(environment: environment)
         } catch {
             try? FileManager.default.removeItem(at: mailDirectory)
             throw error
         }
-        (process, port, metricsPort) = (started.daemon, started.port, started.metricsPort ?? 0)
     }
 
     /// `POST /v1/signup`: the sign-up's user.created event is written in its transaction.
