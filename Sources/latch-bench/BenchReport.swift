@@ -17,6 +17,9 @@ struct BenchReport: Encodable {
     struct Memory: Encodable {
         /// latchd's VmRSS right after start (ready, before the load).
         let idleKib: Int
+        /// The part of it that is latchd's own memory (RssAnon); the rest is pages of the shared libraries it maps
+        /// (the Swift runtime, Foundation, ICU, OpenSSL, libpq), which every process using them shares.
+        let idleAnonKib: Int
         /// latchd's VmRSS after the last load step.
         let endOfLoadKib: Int
     }
@@ -51,7 +54,9 @@ struct BenchReport: Encodable {
             note: "\(cores) cores shared by the load generator (wrk, 1 thread each), latchd and PostgreSQL; loopback only",
             loadAverageBefore: options.optional("loadavg") ?? "unknown")
         let memory = Memory(
-            idleKib: try options.integer("rss-idle", default: 0), endOfLoadKib: try options.integer("rss-load", default: 0))
+            idleKib: try options.integer("rss-idle", default: 0),
+            idleAnonKib: try options.integer("rss-idle-anon", default: 0),
+            endOfLoadKib: try options.integer("rss-load", default: 0))
         let lines = groupedLines(runs)
         guard let argon2 = micro.first(where: { $0.id == "argon2" }) else {
             throw BenchError.failed("micro results hold no Argon2id measurement")

@@ -5,8 +5,8 @@ import LatchCrypto
 ///
 ///     latch-bench hash-password PASSWORD          a PHC string at the default Argon2id parameters (for seeding)
 ///     latch-bench micro [--database-url URL] [--only ID,ID…] [--json FILE]
-///     latch-bench report --wrk FILE --micro FILE[,FILE…] --rss-idle KIB --rss-load KIB --cores N --threads N
-///                        --hash-workers N [--loadavg TEXT] [--json FILE]
+///     latch-bench report --wrk FILE --micro FILE[,FILE…] --rss-idle KIB --rss-idle-anon KIB
+///                        --rss-load KIB --cores N --threads N --hash-workers N [--loadavg TEXT] [--json FILE]
 @main
 struct LatchBench {
     static func main() {

@@ -59,8 +59,10 @@ struct ReportTable {
     private func memory() -> String {
         let memory = report.memory
         return String(
-            format: "latchd VmRSS: %.1f MB idle after start, %.1f MB at the end of the load",
-            Double(memory.idleKib) * 1024 / 1e6, Double(memory.endOfLoadKib) * 1024 / 1e6)
+            format: "latchd VmRSS: %.1f MB idle after start (%.1f MB of it latchd's own memory, the rest shared "
+                + "library pages), %.1f MB at the end of the load",
+            Double(memory.idleKib) * 1024 / 1e6, Double(memory.idleAnonKib) * 1024 / 1e6,
+            Double(memory.endOfLoadKib) * 1024 / 1e6)
     }
 
     private func targets() -> String {

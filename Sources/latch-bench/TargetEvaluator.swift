@@ -66,7 +66,8 @@ struct TargetEvaluator {
                 value: confirm.requestsPerSecond, limit: Self.confirmPerSecond).requiring(noErrorsIn: confirm),
             .atMost(
                 "latchd idle RSS < 40 MB",
-                measured: String(format: "%.1f MB (%d KiB)", idleBytes / 1e6, memory.idleKib),
+                measured: String(format: "%.1f MB (%d KiB; own memory %.1f MB)", idleBytes / 1e6, memory.idleKib,
+                                 Double(memory.idleAnonKib) * 1024 / 1e6),
                 value: idleBytes / 1e6, limit: Self.idleRSSLimitBytes / 1e6, strictly: true),
         ]
         checks += try largeDatabase()
