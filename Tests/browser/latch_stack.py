@@ -10,7 +10,6 @@ import json
 import os
 import re
 import secrets
-import socket
 import subprocess
 import tempfile
 import time
@@ -21,10 +20,11 @@ import urllib.request
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(count):
+    """Distinct ports, free now, from below the kernel's ephemeral range (scripts/free-port says why)."""
+    output = subprocess.run([os.path.join(ROOT, "scripts", "free-port"), str(count)],
+                            check=True, capture_output=True, text=True).stdout
+    return [int(line) for line in output.split()]
 
 
 class LatchStack:
@@ -35,7 +35,7 @@ class LatchStack:
         self.mail_dir = os.path.join(self.work, "mail")
         self.log_path = os.path.join(self.work, "latchd.log")
         self.database = "latch_browser_" + secrets.token_hex(4)
-        self.port = free_port()
+        self.port, self.sink_port = free_ports(2)
         self.base = f"http://127.0.0.1:{self.port}"
         self.daemon = None
         self.sink_started = False
@@ -43,7 +43,7 @@ class LatchStack:
 
     def start(self):
         smtp_url = subprocess.run(
-            [os.path.join(ROOT, "scripts", "smtp-sink"), "start", self.mail_dir, str(free_port())],
+            [os.path.join(ROOT, "scripts", "smtp-sink"), "start", self.mail_dir, str(self.sink_port)],
             check=True, capture_output=True, text=True).stdout.strip()
         self.sink_started = True
         self._psql(f'CREATE DATABASE "{self.database}"')
