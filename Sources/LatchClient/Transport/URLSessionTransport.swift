@@ -12,14 +12,15 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
-    /// An ephemeral session without cache or cookies, with a 30 s request timeout.
-    public static func makeSession() -> URLSession {
+    /// An ephemeral session without cache or cookies. `requestTimeout`: how long a request may go without data
+    /// before it fails with `URLError.timedOut`.
+    public static func makeSession(requestTimeout: TimeInterval = 30) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = requestTimeout
         return URLSession(configuration: configuration)
     }
 
